@@ -1,0 +1,119 @@
+"""A tiny PDF writer for tests, benchmarks and the sample set.  [provided]
+
+Writes real, standards-conforming PDF files (text in the built-in Helvetica font, A4 pages) so
+the loader, the tests and the benchmark read genuine PDFs parsed by pypdf, with no extra
+dependency. Each entry of `pages` starts a new page; text that does not fit continues on the
+next one. It also writes the awkward files a loader must reject: image-only (scanned-like),
+encrypted, and truncated PDFs.
+
+Run alone:  python code/pdf_writer.py OUT.pdf    (writes a two-page demo PDF)
+"""
+
+from __future__ import annotations
+
+import sys
+import textwrap
+from pathlib import Path
+
+_WIDTH, _HEIGHT, _MARGIN = 595, 842, 56
+_FONT_SIZE, _LEADING, _WRAP = 11, 14, 88
+_LINES_PER_PAGE = (_HEIGHT - 2 * _MARGIN) // _LEADING
+
+
+def _escape(line: str) -> str:
+    return line.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
+
+
+def _layout(pages: list[str]) -> list[list[str]]:
+    """Wrap each page's paragraphs into lines; spill over onto extra pages when needed."""
+    physical: list[list[str]] = []
+    for page in pages:
+        lines: list[str] = []
+        for paragraph in page.split("\n\n"):
+            lines.extend(textwrap.wrap(" ".join(paragraph.split()), _WRAP) or [""])
+            lines.append("")
+        lines = lines[:-1] if lines and lines[-1] == "" else lines
+        for i in range(0, max(len(lines), 1), _LINES_PER_PAGE):
+            physical.append(lines[i:i + _LINES_PER_PAGE])
+    return physical
+
+
+def _text_stream(lines: list[str]) -> bytes:
+    ops = [f"BT /F1 {_FONT_SIZE} Tf {_LEADING} TL {_MARGIN} {_HEIGHT - _MARGIN} Td"]
+    for line in lines:
+        ops.append(f"({_escape(line)}) Tj T*")
+    ops.append("ET")
+    return "\n".join(ops).encode("latin-1", errors="replace")
+
+
+def _write(path: Path, streams: list[bytes]) -> None:
+    """Assemble catalog, page tree, font and one content stream per page, with a valid xref."""
+    objects: list[bytes] = []
+    n_pages = len(streams)
+    page_ids = [4 + 2 * i for i in range(n_pages)]
+    objects.append(b"<< /Type /Catalog /Pages 2 0 R >>")
+    kids = " ".join(f"{pid} 0 R" for pid in page_ids)
+    objects.append(f"<< /Type /Pages /Kids [{kids}] /Count {n_pages} >>".encode())
+    objects.append(b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>")
+    for pid, stream in zip(page_ids, streams):
+        objects.append(f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 {_WIDTH} {_HEIGHT}] "
+                       f"/Resources << /Font << /F1 3 0 R >> >> /Contents {pid + 1} 0 R >>".encode())
+        objects.append(b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream")
+    out = bytearray(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
+    offsets = []
+    for number, body in enumerate(objects, start=1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    out += b"".join(b"%010d 00000 n \n" % off for off in offsets)
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
+    path.write_bytes(bytes(out))
+
+
+def write_pdf(path: str | Path, pages: list[str]) -> Path:
+    """Write `pages` (plain text, blank line between paragraphs) as a text PDF."""
+    path = Path(path)
+    _write(path, [_text_stream(lines) for lines in _layout(pages)])
+    return path
+
+
+def write_image_only_pdf(path: str | Path, n_pages: int = 1) -> Path:
+    """A PDF whose pages hold only drawn shapes, like a scan: no extractable text."""
+    path = Path(path)
+    shapes = b"0.2 g 80 600 400 120 re f 0.6 g 80 400 300 80 re f"
+    _write(path, [shapes] * n_pages)
+    return path
+
+
+def write_encrypted_pdf(path: str | Path, pages: list[str], password: str = "secret") -> Path:
+    """A text PDF that needs `password` to open."""
+    from pypdf import PdfReader, PdfWriter
+
+    path = Path(path)
+    write_pdf(path, pages)
+    writer = PdfWriter(clone_from=PdfReader(path))
+    writer.encrypt(user_password=password, owner_password=password + "-owner", algorithm="AES-128")
+    with open(path, "wb") as fh:
+        writer.write(fh)
+    return path
+
+
+def write_truncated_pdf(path: str | Path, pages: list[str], keep: float = 0.4) -> Path:
+    """A text PDF cut off after `keep` of its bytes, like an interrupted download."""
+    path = Path(path)
+    write_pdf(path, pages)
+    data = path.read_bytes()
+    path.write_bytes(data[: int(len(data) * keep)])
+    return path
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = sys.argv[1:] if argv is None else argv
+    out = Path(args[0]) if args else Path("demo.pdf")
+    write_pdf(out, ["Page one.\n\nQ3 revenue was 4.2M, up 8% YoY.", "Page two.\n\nThe Berlin office opened in July."])
+    print(f"wrote {out} ({out.stat().st_size} bytes, 2 pages)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,131 @@
+"""Text helpers shared by the chunker, the retriever, the faithfulness check and the offline
+model: sentence splitting and content words.  [provided]
+
+Run alone:  python code/textutils.py "Some text. Another sentence, e.g. this one."
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+
+# A full stop after one of these does not end a sentence.
+_ABBREVIATIONS = {
+    "e.g", "i.e", "etc", "vs", "mr", "mrs", "ms", "dr", "prof", "inc", "ltd", "co", "corp",
+    "st", "no", "fig", "approx", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep",
+    "sept", "oct", "nov", "dec", "dept", "est", "al", "cf", "p", "pp", "vol", "ca",
+}
+_BOUNDARY = re.compile(r"[.!?][\"')\]]*(?=\s+[\"'(\[]?[A-Z0-9])")
+PARAGRAPH_BREAK = re.compile(r"\n\s*\n")
+
+
+def _ends_with_abbreviation(text: str, dot: int) -> bool:
+    word = re.search(r"(\S+)$", text[:dot])
+    if not word:
+        return False
+    w = word.group(1).lower().lstrip("(\"'[")
+    # Single letters and dotted initials ("U.S", "J") are abbreviations, not sentence ends.
+    return w in _ABBREVIATIONS or re.fullmatch(r"(?:[a-z]\.)*[a-z]", w) is not None
+
+
+def sentence_spans(text: str) -> list[tuple[int, int]]:
+    """(start, end) character spans of the sentences of `text`, whitespace trimmed.
+    Paragraph breaks (blank lines) always end a sentence."""
+    spans: list[tuple[int, int]] = []
+    para_start = 0
+    for para_end in [m.start() for m in PARAGRAPH_BREAK.finditer(text)] + [len(text)]:
+        start = para_start
+        for m in _BOUNDARY.finditer(text, para_start, para_end):
+            if text[m.start()] == "." and _ends_with_abbreviation(text, m.start()):
+                continue
+            spans.append((start, m.end()))
+            start = m.end()
+        spans.append((start, para_end))
+        para_start = para_end
+    trimmed = []
+    for s, e in spans:
+        while s < e and text[s].isspace():
+            s += 1
+        while e > s and text[e - 1].isspace():
+            e -= 1
+        if s < e:
+            trimmed.append((s, e))
+    return trimmed
+
+
+def split_sentences(text: str) -> list[str]:
+    """The sentences of `text`, each with its inner whitespace collapsed to single spaces."""
+    return [" ".join(text[s:e].split()) for s, e in sentence_spans(text)]
+
+
+
+# ------------------------------------------------------------------------- content words
+
+STOPWORDS = set("""a an the and or but if then than of to in on at by for with from into onto over
+under about as is are was were be been being am do does did doing have has had having it its it's
+this that these those there here their them they he she him her his hers we our us you your i me my
+what which who whom whose when where why how much many any some all each every either neither
+both few more most other such no nor not only own same so too very can could should would may
+might must will shall just also s t don didn doesn isn wasn weren aren haven hasn hadn won wouldn
+per via vs e.g i.e etc please tell say said according document report context question answer
+""".split())
+_NEGATIONS = {"not", "no", "never", "none", "nor", "without", "cannot", "n't", "neither", "nobody"}
+# Direction words mapped onto one canonical form, so "rose 8%" supports "increased 8%" and a
+# claim of "down" against a context of "up" is caught as an opposite.
+_DIRECTION = {w: "up" for w in ("up", "increase", "increased", "increases", "rise", "rose", "risen",
+                                "grew", "grow", "grown", "growth", "gain", "gained", "higher", "more",
+                                "above", "expand", "expanded", "improved", "improve")}
+_DIRECTION.update({w: "down" for w in ("down", "decrease", "decreased", "decreases", "fall", "fell",
+                                       "fallen", "decline", "declined", "drop", "dropped", "lower",
+                                       "less", "below", "shrank", "shrink", "reduced", "worsened")})
+_NUMBER = re.compile(r"^\d")
+_TOKEN = re.compile(r"[a-z0-9]+(?:[.,'][a-z0-9]+)*%?")
+
+
+def _stem(word: str) -> str:
+    if _NUMBER.match(word) or len(word) <= 3:
+        return word
+    if word in _DIRECTION:
+        return _DIRECTION[word]
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if re.search(r"(s|x|z|ch|sh)es$", word):
+        return word[:-2]
+    for suffix in ("ing", "ed", "ly", "s"):
+        if word.endswith(suffix) and not word.endswith("ss") and len(word) - len(suffix) >= 3:
+            return word[: -len(suffix)]
+    return word
+
+
+def terms(text: str) -> list[str]:
+    """Content words of `text`, lowercased and lightly stemmed; numbers kept whole ("4.2m", "21%")."""
+    words = _TOKEN.findall(text.lower().replace("\u2019", "'"))
+    return [_stem(w.removesuffix("'s")) for w in words if w not in STOPWORDS and w.removesuffix("'s")]
+
+
+def anchors(text: str) -> set[str]:
+    """Numbers and proper names: the words a faithful answer may not change."""
+    found = {t for t in terms(text) if any(ch.isdigit() for ch in t)}
+    words = re.findall(r"\b[\w'.%-]+\b", text)
+    for i, word in enumerate(words):
+        clean = word.strip(".'")
+        if i > 0 and clean[:1].isupper() and clean.lower() not in STOPWORDS and len(clean) > 1:
+            found.update(terms(clean))
+    return found
+
+
+def has_negation(text: str) -> bool:
+    lowered = text.lower().replace("\u2019", "'")
+    return bool(set(re.findall(r"[a-z']+", lowered)) & _NEGATIONS) or "n't" in lowered
+
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = sys.argv[1:] if argv is None else argv
+    text = " ".join(args) or "Q3 revenue was 4.2M, up 8% YoY. The U.S. team grew, e.g. in sales. Margin was 21%."
+    for sentence in split_sentences(text):
+        print(f"{sentence!r}\n    terms: {terms(sentence)}  anchors: {sorted(anchors(sentence))}")
+
+
+if __name__ == "__main__":
+    main()
