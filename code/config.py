@@ -117,6 +117,8 @@ class Config:
     index_dir: str = str(REPO_ROOT / ".rag_index")
     request_timeout: float = 60.0
     max_retries: int = 3
+    # Tests: when set, LiteLLM returns this text through its real code path, with no network.
+    mock_response: str = ""
     # Filled from resolve_models: which variable chose each model (shown by `python config.py`).
     model_source: str = field(default="default", compare=False)
     embedding_source: str = field(default="default", compare=False)
@@ -236,10 +238,12 @@ def completion(messages: list[dict], *, model: str | None = None, temperature: f
 
         return offline_model.complete(messages, model=model)
     litellm = _litellm()
+    if cfg.mock_response and "mock_response" not in kwargs:
+        kwargs["mock_response"] = cfg.mock_response
     return _call_with_retries(
         lambda: litellm.completion(model=model, messages=messages, temperature=temperature,
                                    max_tokens=max_tokens, timeout=cfg.request_timeout, **kwargs),
-        model, 0 if "mock_response" in kwargs else cfg.max_retries)
+        model, cfg.max_retries)
 
 
 def embedding(texts: list[str], *, model: str | None = None, cfg: Config | None = None) -> list[list[float]]:

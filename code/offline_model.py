@@ -71,13 +71,31 @@ def _wordllama():
     return WordLlama.load(cache_dir=os.path.dirname(wordllama.__file__), disable_download=True)
 
 
+def _hash_embed(texts: list[str], dim: int = 256) -> list[list[float]]:
+    """A second, much weaker embedding model: hashed word counts. Same dimension as the
+    default, different space: the failure experiment uses it to show what happens when an index
+    is queried with another model than the one that built it."""
+    import zlib
+
+    import numpy as np
+
+    vectors = np.zeros((len(texts), dim), dtype=np.float32)
+    for row, text in enumerate(texts):
+        for word in re.findall(r"\w+", text.lower()):
+            vectors[row, zlib.crc32(word.encode()) % dim] += 1.0
+    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+    return (vectors / np.where(norms == 0, 1, norms)).tolist()
+
+
+EMBEDDING_MODELS = {"offline/wordllama-l2-256": lambda texts: _wordllama().embed(texts, norm=True).tolist(),
+                    "offline/hash-256": _hash_embed}
+
+
 def embed(texts: list[str], model: str = "offline/wordllama-l2-256") -> list[list[float]]:
-    if model != "offline/wordllama-l2-256":
-        raise RAGError(f"unknown offline embedding model {model!r}; "
-                       f"use offline/wordllama-l2-256 or a LiteLLM model name")
-    if not texts:
-        return []
-    return _wordllama().embed(list(texts), norm=True).tolist()
+    if model not in EMBEDDING_MODELS:
+        raise RAGError(f"unknown offline embedding model {model!r}; use one of "
+                       f"{', '.join(EMBEDDING_MODELS)} or a LiteLLM model name")
+    return EMBEDDING_MODELS[model](list(texts)) if texts else []
 
 
 def _similarities(query: str, texts: list[str]) -> list[float]:

@@ -186,7 +186,11 @@ def _read_all(collection) -> tuple:
 
 @lru_cache(maxsize=16)
 def _bm25_index(documents: tuple[str, ...]):
+    import logging
+
     import bm25s
+
+    logging.getLogger("bm25s").setLevel(logging.WARNING)
 
     from textutils import terms
 

@@ -1,0 +1,59 @@
+"""config.py (provided): model resolution order, RAG_* overrides, keys never printed."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from config import OFFLINE_CHAT_MODEL, OFFLINE_EMBEDDING_MODEL, RAGError, get_config, resolve_models
+
+CODE = Path(__file__).resolve().parents[1]
+
+
+def test_nothing_set_means_offline():
+    r = resolve_models({})
+    assert (r["model"], r["embedding_model"]) == (OFFLINE_CHAT_MODEL, OFFLINE_EMBEDDING_MODEL)
+
+
+def test_explicit_models_beat_everything():
+    r = resolve_models({"LLM_MODEL": "x/chat", "EMBEDDING_MODEL": "x/emb", "USE_OLLAMA": "1",
+                        "OPENAI_API_KEY": "sk-test"})
+    assert (r["model"], r["model_source"]) == ("x/chat", "LLM_MODEL")
+    assert (r["embedding_model"], r["embedding_source"]) == ("x/emb", "EMBEDDING_MODEL")
+
+
+def test_ollama_beats_cloud_keys():
+    r = resolve_models({"USE_OLLAMA": "1", "OPENAI_API_KEY": "sk-test"})
+    assert r["model"].startswith("ollama/") and r["embedding_model"] == "ollama/nomic-embed-text"
+
+
+def test_first_cloud_key_wins_and_embeddings_come_from_a_provider_that_has_them():
+    r = resolve_models({"GROQ_API_KEY": "g", "GEMINI_API_KEY": "m"})
+    assert r["model"].startswith("groq/") and r["model_source"] == "GROQ_API_KEY"
+    assert r["embedding_model"].startswith("gemini/") and r["embedding_source"] == "GEMINI_API_KEY"
+    only_anthropic = resolve_models({"ANTHROPIC_API_KEY": "a"})
+    assert only_anthropic["model"].startswith("anthropic/")
+    assert only_anthropic["embedding_model"] == OFFLINE_EMBEDDING_MODEL
+
+
+def test_rag_overrides_and_validation(monkeypatch):
+    monkeypatch.setenv("RAG_TOP_K", "7")
+    monkeypatch.setenv("RAG_CHUNKER", "sentence")
+    cfg = get_config()
+    assert cfg.top_k == 7 and cfg.chunker == "sentence" and cfg.temperature == 0.0
+    monkeypatch.setenv("RAG_TOP_K", "many")
+    with pytest.raises(RAGError, match="RAG_TOP_K"):
+        get_config()
+    with pytest.raises(RAGError, match="overlap"):
+        get_config(env={}, chunk_size=50, chunk_overlap=50)
+
+
+def test_config_main_names_the_deciding_variable_but_never_the_key(monkeypatch):
+    secret = "sk-test-THIS-MUST-NOT-BE-PRINTED"
+    env = {"PATH": "/usr/bin:/bin", "OPENAI_API_KEY": secret, "RAG_INDEX_DIR": "/tmp/unused"}
+    out = subprocess.run([sys.executable, str(CODE / "config.py")], capture_output=True, text=True,
+                         env=env, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert "OPENAI_API_KEY" in out.stdout and "openai/gpt-4o-mini" in out.stdout
+    assert secret not in out.stdout + out.stderr

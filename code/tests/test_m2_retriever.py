@@ -1,0 +1,83 @@
+"""M2: indexing and retrieval (code/retriever.py, provided): the pipeline's "R"."""
+
+import pytest
+
+import retriever
+from chunker import Chunk, chunk_pages
+from config import get_config
+from pdf_loader import SAMPLE_PAGES
+from retriever import IndexMismatchError, build_index, retrieve
+
+pytestmark = pytest.mark.m2
+
+
+def sample_chunks(cfg):
+    return chunk_pages(SAMPLE_PAGES, cfg.chunk_size, cfg.chunk_overlap, "sample", cfg.chunker)
+
+
+@pytest.mark.parametrize("mode", ["dense", "bm25", "hybrid"])
+def test_q3_revenue_question_retrieves_the_chunk_with_the_figure_first(monkeypatch, mode):
+    monkeypatch.setenv("RAG_RETRIEVAL", mode)
+    cfg = get_config()
+    hits = retrieve(build_index(sample_chunks(cfg), cfg), "What was Q3 revenue?", 5)
+    assert "4.2M" in hits[0].text
+    assert hits[0].page == 1
+    assert len(hits) == 5
+
+
+def test_hits_are_nearest_first_with_scores_and_pages():
+    cfg = get_config(retrieval="dense")
+    hits = retrieve(build_index(sample_chunks(cfg), cfg), "When did the Berlin office open?", 4)
+    scores = [h.score for h in hits]
+    assert scores == sorted(scores, reverse=True)
+    assert all(-1.0 <= s <= 1.0 for s in scores)
+    assert "Berlin office opened in July" in hits[0].text and hits[0].page == 3
+
+
+def test_rerun_over_the_same_document_does_not_embed_again(monkeypatch):
+    cfg = get_config()
+    chunks = sample_chunks(cfg)
+    first = build_index(chunks, cfg)
+    calls = []
+    real = retriever.embed_many
+    monkeypatch.setattr(retriever, "embed_many", lambda *a, **k: calls.append(1) or real(*a, **k))
+    again = build_index(sample_chunks(cfg), cfg)
+    assert again.name == first.name and calls == []
+    assert again.count() == len(chunks)
+
+
+def test_collection_records_its_embedding_model_and_dimension():
+    cfg = get_config()
+    meta = build_index(sample_chunks(cfg), cfg).metadata
+    assert meta["embedding_model"] == cfg.embedding_model
+    assert meta["embedding_dim"] == 256 and meta["complete"] is True
+
+
+def test_querying_with_another_embedding_model_fails_loud():
+    built = get_config(embedding_model="offline/hash-256")
+    collection = build_index(sample_chunks(built), built)
+    with pytest.raises(IndexMismatchError, match="offline/hash-256"):
+        retrieve(collection, "What was Q3 revenue?", 3, get_config())
+
+
+def test_interrupted_build_is_never_reused(monkeypatch):
+    cfg = get_config()
+    chunks = [Chunk(f"c{i}", f"interrupted build test sentence number {i}") for i in range(600)]
+
+    original = retriever.embed_many
+    state = {"batches": 0}
+
+    def embed_then_crash(texts, *a, **k):
+        state["batches"] += 1
+        if state["batches"] == 2:  # like Ctrl-C in the middle of indexing
+            raise KeyboardInterrupt
+        return original(texts, *a, **k)
+
+    monkeypatch.setattr(retriever, "embed_many", embed_then_crash)
+    with pytest.raises(KeyboardInterrupt):
+        build_index(chunks, cfg)
+    monkeypatch.setattr(retriever, "embed_many", original)
+    key = retriever.chunks_key(chunks, cfg)
+    assert retriever.open_index(key, cfg) is None  # the partial collection is gone
+    rebuilt = build_index(chunks, cfg)
+    assert rebuilt.count() == 600 and rebuilt.metadata["complete"] is True

@@ -1,0 +1,45 @@
+"""pdf_loader.py (provided): real PDFs in, clean page text out, one clear error per bad file."""
+
+import pytest
+
+from pdf_loader import SAMPLE_DOC, PDFLoadError, clean_text, load_pdf, load_pdf_pages
+from pdf_writer import write_encrypted_pdf, write_image_only_pdf, write_pdf, write_truncated_pdf
+
+PAGES = ["Q3 revenue was 4.2M, up 8% YoY.\n\nOperating margin was 21%.", "A Berlin office opened in July."]
+
+
+def test_sample_doc_holds_the_spec_facts():
+    for fact in ("Q3 revenue was 4.2M", "up 8% YoY", "operating margin was 21%", "Berlin office opened in July"):
+        assert fact in " ".join(SAMPLE_DOC.split())
+
+
+def test_pages_are_read_in_order(tmp_path):
+    pages = load_pdf_pages(write_pdf(tmp_path / "r.pdf", PAGES))
+    assert len(pages) == 2
+    assert "4.2M" in pages[0] and "Berlin" in pages[1]
+    assert "Berlin" in load_pdf(str(tmp_path / "r.pdf"))
+
+
+def test_cleanup_joins_hyphenation_and_drops_invisible_characters():
+    assert clean_text("explo-\nration  of\u200b the\x00 data") == "exploration of the data"
+    assert clean_text("Berlin-\nBrandenburg") == "Berlin-\nBrandenburg"
+
+
+@pytest.mark.parametrize("make, message", [
+    (lambda p: p / "missing.pdf", "not found"),
+    (lambda p: (p / "notes.pdf").write_text("just text") and p / "notes.pdf", "not a PDF"),
+    (lambda p: (p / "empty.pdf").write_bytes(b"") or p / "empty.pdf", "empty"),
+    (lambda p: write_encrypted_pdf(p / "locked.pdf", PAGES), "password"),
+    (lambda p: write_truncated_pdf(p / "cut.pdf", PAGES * 20), "damaged or truncated"),
+    (lambda p: write_image_only_pdf(p / "scan.pdf", 2), "OCR"),
+])
+def test_bad_files_get_one_line_errors(tmp_path, make, message):
+    with pytest.raises(PDFLoadError, match=message) as info:
+        load_pdf_pages(make(tmp_path))
+    assert "\n" not in str(info.value)
+
+
+def test_size_cap(tmp_path):
+    path = write_pdf(tmp_path / "big.pdf", PAGES * 50)
+    with pytest.raises(PDFLoadError, match="RAG_MAX_PDF_MB"):
+        load_pdf_pages(path, max_mb=0.001)

@@ -1,0 +1,42 @@
+"""Test isolation shared by code/tests (the guiding tests) and tests (project-level checks).
+
+Every test runs offline: provider keys and model overrides from the shell or .env are hidden,
+and the index lives in a temporary folder, so no test touches the network or your .rag_index/.
+Tests marked `provider` get the original environment back and are skipped without a key.
+"""
+
+import os
+
+import pytest
+
+_ORIGINAL_ENV = dict(os.environ)
+_HIDDEN_PREFIXES = ("RAG_", "CHROMA_")
+_HIDDEN = {"LLM_MODEL", "EMBEDDING_MODEL", "USE_OLLAMA", "OLLAMA_MODEL", "GROQ_API_KEY",
+           "ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY"}
+
+
+@pytest.fixture(scope="session")
+def index_dir(tmp_path_factory):
+    return str(tmp_path_factory.mktemp("rag_index"))
+
+
+@pytest.fixture(autouse=True)
+def offline_env(monkeypatch, index_dir, request):
+    if request.node.get_closest_marker("provider"):
+        return
+    for name in list(os.environ):
+        if name in _HIDDEN or name.startswith(_HIDDEN_PREFIXES):
+            monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("RAG_INDEX_DIR", index_dir)
+    # Belt and braces: anything that still tries the network fails fast instead of hanging.
+    monkeypatch.setenv("HTTPS_PROXY", "http://127.0.0.1:9")
+    monkeypatch.setenv("HTTP_PROXY", "http://127.0.0.1:9")
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+
+
+def provider_key():
+    """The first real provider key in the original environment, or None."""
+    for name in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GROQ_API_KEY", "GEMINI_API_KEY"):
+        if _ORIGINAL_ENV.get(name):
+            return name
+    return None
