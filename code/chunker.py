@@ -12,9 +12,9 @@ Run alone:  python code/chunker.py    (chunks the sample report and prints the w
 from __future__ import annotations
 
 import re
-import sys
 from dataclasses import dataclass
 
+from config import RAGError, run_cli
 from textutils import PARAGRAPH_BREAK, sentence_spans
 
 
@@ -152,8 +152,7 @@ def main(argv: list[str] | None = None) -> None:
     try:
         chunks = chunk_pages(SAMPLE_PAGES, args.chunk_size, args.overlap, "sample", args.strategy)
     except ValueError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        raise SystemExit(2)
+        raise RAGError(f"{exc}; pick --overlap smaller than --chunk-size") from None
     print(f"\nsample report, {args.strategy} chunks of {args.chunk_size} tokens, "
           f"overlap {args.overlap}: {len(chunks)} chunks")
     for c in chunks[:6]:
@@ -165,4 +164,4 @@ def main(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_cli(main)

@@ -267,11 +267,21 @@ def fail(message: str, code: int = 2) -> "NoReturn":  # noqa: F821 - typing only
     raise SystemExit(code)
 
 
-def main() -> None:
+def run_cli(main_fn) -> None:
+    """Run a module's main() as a learner expects: a user error (RAGError) or a milestone not
+    done yet (NotImplementedError) is one line on stderr and exit code 2, never a traceback."""
     try:
-        cfg = get_config()
+        main_fn()
     except RAGError as exc:
         fail(str(exc))
+    except NotImplementedError as exc:
+        fail(str(exc) or "a milestone is not implemented yet")
+    except KeyboardInterrupt:
+        fail("interrupted; an unfinished index is discarded on the next run", 130)
+
+
+def main() -> None:
+    cfg = get_config()
     print(f"chat model:      {cfg.model:<40} (chosen by {cfg.model_source})")
     print(f"embedding model: {cfg.embedding_model:<40} (chosen by {cfg.embedding_source})")
     for f in fields(Config):
@@ -280,4 +290,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_cli(main)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from config import Config, RAGError, embedding, fail, get_config
+from config import Config, embedding, get_config, run_cli
 
 BATCH_SIZE = 64
 
@@ -42,11 +42,8 @@ def embed_one(text: str, cfg: Config | None = None, model: str | None = None) ->
 
 def main() -> None:
     texts = ["Q3 revenue was 4.2M, up 8% YoY.", "What was Q3 revenue?", "A Berlin office opened in July."]
-    try:
-        cfg = get_config()
-        vectors = embed_many(texts, cfg)
-    except RAGError as exc:
-        fail(str(exc))
+    cfg = get_config()
+    vectors = embed_many(texts, cfg)
     print(f"model {cfg.embedding_model}: {vectors.shape[0]} vectors of dimension {vectors.shape[1]}")
     sims = vectors @ vectors.T
     for i, text in enumerate(texts):
@@ -54,4 +51,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_cli(main)

@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 
 from chunker import Chunk
-from config import RAGError, completion, fail
+from config import completion, run_cli
 from textutils import split_sentences
 
 _VERIFY_SYSTEM = (
@@ -112,10 +112,7 @@ def main() -> None:
         print(f"faithfulness_score({verdicts}) = {faithfulness_score(verdicts)}")
     chunks = [Chunk("c0", "Q3 revenue 4.2M, margin 21%.")]
     answer_text = "Q3 revenue was 4.2M. Margin was 40%."
-    try:
-        report = check_faithfulness(answer_text, chunks)
-    except RAGError as exc:
-        fail(str(exc))
+    report = check_faithfulness(answer_text, chunks)
     print(f"\ncheck_faithfulness({answer_text!r}, [c0: {chunks[0].text!r}])")
     for claim, ok in zip(report.claims, report.verdicts):
         print(f"  {'supported  ' if ok else 'UNSUPPORTED'}  {claim}")
@@ -123,4 +120,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_cli(main)

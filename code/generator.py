@@ -16,7 +16,7 @@ import sys
 from dataclasses import dataclass, field
 
 from chunker import Chunk
-from config import RAGError, completion, fail, get_config
+from config import completion, get_config, run_cli
 
 # A citation is a chunk id in square brackets: [c0], or [report:c3] when several files are searched.
 _CITE = re.compile(r"\[((?:[\w.-]+:)?c\d+)\]")
@@ -89,17 +89,13 @@ def main(argv: list[str] | None = None) -> None:
     query = " ".join(args) or "What was Q3 revenue?"
     chunks = [Chunk("c0", "Q3 revenue was 4.2M, up 8% YoY. Operating margin was 21%."),
               Chunk("c1", "A new Berlin office opened in July.")]
-    try:
-        messages = build_prompt(query, chunks)
-        for m in messages:
-            print(f"--- {m['role']} ---\n{m['content']}")
-        result = answer(query, chunks)
-    except RAGError as exc:
-        fail(str(exc))
+    for m in build_prompt(query, chunks):
+        print(f"--- {m['role']} ---\n{m['content']}")
+    result = answer(query, chunks)
     print(f"--- answer ({get_config().model}) ---\n{result.text}")
     print(f"citations: {result.citations}  refused: {result.refused}"
           + (f"  dropped: {result.dropped}" if result.dropped else ""))
 
 
 if __name__ == "__main__":
-    main()
+    run_cli(main)

@@ -40,7 +40,7 @@ from functools import lru_cache
 from types import SimpleNamespace
 
 from textutils import anchors, has_negation, split_sentences, terms
-from config import RAGError
+from config import RAGError, run_cli
 
 REFUSAL = "I don't know: the provided context does not contain the answer."
 
@@ -299,4 +299,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_cli(main)

@@ -19,7 +19,7 @@ import sys
 import unicodedata
 from pathlib import Path
 
-from config import RAGError, fail, get_config
+from config import RAGError, get_config, run_cli
 
 
 class PDFLoadError(RAGError):
@@ -296,10 +296,7 @@ SAMPLE_DOC = "\n\n".join(SAMPLE_PAGES)
 
 def main(argv: list[str] | None = None) -> None:
     args = sys.argv[1:] if argv is None else argv
-    try:
-        pages = load_pdf_pages(args[0]) if args else SAMPLE_PAGES
-    except RAGError as exc:
-        fail(str(exc))
+    pages = load_pdf_pages(args[0]) if args else SAMPLE_PAGES
     name = args[0] if args else "SAMPLE_DOC (built-in sample report)"
     print(f"{name}: {len(pages)} pages, {sum(len(p) for p in pages)} characters, "
           f"{sum(len(p.split()) for p in pages)} words")
@@ -309,4 +306,4 @@ def main(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_cli(main)

@@ -15,6 +15,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+from config import run_cli
+
 _WIDTH, _HEIGHT, _MARGIN = 595, 842, 56
 _FONT_SIZE, _LEADING, _WRAP = 11, 14, 88
 _LINES_PER_PAGE = (_HEIGHT - 2 * _MARGIN) // _LEADING
@@ -116,4 +118,4 @@ def main(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_cli(main)

@@ -25,9 +25,9 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 from chunker import Chunk, chunk_pages
-from config import Config, RAGError, fail, get_config
+from config import Config, RAGError, get_config, run_cli
 from faithfulness import FaithfulnessReport, check_faithfulness
-from generator import _CITE, Answer, answer, is_refusal
+from generator import _CITE, Answer, answer
 from pdf_loader import SAMPLE_PAGES, load_pdf_pages
 from retriever import build_index, get_client, open_index, retrieve
 from textutils import sentence_spans, split_sentences, terms
@@ -387,20 +387,13 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> None:
     args = parse_args(argv)
-    try:
-        cfg = get_config(top_k=args.top_k, chunk_size=args.chunk_size, chunk_overlap=args.overlap,
-                         chunker=args.chunker, retrieval=args.retrieval)
-        if args.chat:
-            chat(index_documents(pdf_paths(args.pdfs), cfg, show_progress=True), cfg)
-            return
-        question = DEFAULT_QUESTION if args.question is None else args.question
-        result = run(question, args.pdfs, cfg, show_progress=not args.json)
-    except RAGError as exc:
-        fail(str(exc))
-    except NotImplementedError as exc:
-        fail(f"{exc}")
-    except KeyboardInterrupt:
-        fail("interrupted; an unfinished index is discarded on the next run", 130)
+    cfg = get_config(top_k=args.top_k, chunk_size=args.chunk_size, chunk_overlap=args.overlap,
+                     chunker=args.chunker, retrieval=args.retrieval)
+    if args.chat:
+        chat(index_documents(pdf_paths(args.pdfs), cfg, show_progress=True), cfg)
+        return
+    question = DEFAULT_QUESTION if args.question is None else args.question
+    result = run(question, args.pdfs, cfg, show_progress=not args.json)
     if args.json:
         print(json.dumps(to_json(result, cfg), indent=2))
     else:
@@ -408,4 +401,4 @@ def main(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_cli(main)

@@ -27,7 +27,7 @@ from functools import lru_cache
 import numpy as np
 
 from chunker import Chunk
-from config import Config, RAGError, fail, get_config
+from config import Config, RAGError, get_config, run_cli
 from embedding_helpers import embed_many, embed_one
 
 # Reciprocal rank fusion constant (Cormack et al. 2009): large enough that one list's top
@@ -271,13 +271,10 @@ def main(argv: list[str] | None = None) -> None:
 
     args = sys.argv[1:] if argv is None else argv
     query = " ".join(args) or "What was Q3 revenue?"
-    try:
-        cfg = get_config()
-        chunks = chunk_pages(SAMPLE_PAGES, cfg.chunk_size, cfg.chunk_overlap, "sample", cfg.chunker)
-        collection = build_index(chunks, cfg, source="sample")
-        hits = retrieve(collection, query, cfg.top_k, cfg)
-    except (RAGError, NotImplementedError) as exc:
-        fail(str(exc))
+    cfg = get_config()
+    chunks = chunk_pages(SAMPLE_PAGES, cfg.chunk_size, cfg.chunk_overlap, "sample", cfg.chunker)
+    collection = build_index(chunks, cfg, source="sample")
+    hits = retrieve(collection, query, cfg.top_k, cfg)
     print(f"{len(chunks)} chunks indexed in {collection.name} ({cfg.embedding_model}, "
           f"{cfg.retrieval} retrieval); top {cfg.top_k} for {query!r}:")
     for c in hits:
@@ -285,4 +282,4 @@ def main(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_cli(main)

@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 import sys
 
+from config import run_cli
+
 # A full stop after one of these does not end a sentence.
 _ABBREVIATIONS = {
     "e.g", "i.e", "etc", "vs", "mr", "mrs", "ms", "dr", "prof", "inc", "ltd", "co", "corp",
@@ -128,4 +130,4 @@ def main(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_cli(main)
