@@ -264,7 +264,8 @@ def ask(documents: list[Document], question: str, cfg: Config, previous: str | N
         lap("generate")
     else:
         context = select_context(question, retrieved, cfg.context_budget_chars, cfg)
-        asked = question if query == question else f"{question} (follow-up to: {previous})"
+        # A real model reads both lines; the question line stays the follow-up itself.
+        asked = question if query == question else f"{question}\n(It follows up on: {previous})"
         result_answer = answer(asked, context)
         lap("generate")
     if result_answer.refused:
