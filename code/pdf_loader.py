@@ -41,6 +41,38 @@ def clean_text(text: str) -> str:
     return text.strip()
 
 
+def strip_running_lines(pages: list[str], edge: int = 2) -> list[str]:
+    """Drop running headers, footers and page numbers: lines within `edge` lines of a page's
+    top or bottom that repeat (digits ignored) on at least half of the pages. Left in, they
+    glue themselves to sentences and repeat in every chunk."""
+    if len(pages) < 3:
+        return pages
+
+    def key(line: str) -> str:
+        return re.sub(r"\d+", "#", line.strip().lower())
+
+    def depth(lines: list[str]) -> int:
+        # A page needs a body between its edges, so short pages have shallower edges.
+        return min(edge, (len(lines) - 1) // 2)
+
+    split = [page.split("\n") for page in pages]
+    counts: dict[str, int] = {}
+    for lines in split:
+        d = depth(lines)
+        if d:
+            for k in {key(ln) for ln in lines[:d] + lines[-d:] if 0 < len(ln.strip()) <= 100}:
+                counts[k] = counts.get(k, 0) + 1
+    running = {k for k, n in counts.items() if n >= max(3, len(pages) / 2)}
+    cleaned = []
+    for lines in split:
+        d = depth(lines)
+        if running and d:
+            lines = ([ln for ln in lines[:d] if key(ln) not in running] + lines[d:-d]
+                     + [ln for ln in lines[-d:] if key(ln) not in running])
+        cleaned.append("\n".join(lines))
+    return cleaned
+
+
 def _check_file(path: Path, max_mb: float) -> None:
     if not path.exists():
         raise PDFLoadError(f"{path}: file not found; check the path (relative paths start "
@@ -61,8 +93,9 @@ def _check_file(path: Path, max_mb: float) -> None:
                            f"export the document to PDF first")
 
 
-def load_pdf_pages(path: str | Path, max_mb: float | None = None) -> list[str]:
-    """One cleaned string per page; pages with no text are kept as "" so numbering stays right."""
+def load_pdf_pages(path: str | Path, max_mb: float | None = None, on_page=None) -> list[str]:
+    """One cleaned string per page; pages with no text are kept as "" so numbering stays right.
+    `on_page(done, total)` is called after each page (rag.py drives a progress bar with it)."""
     from pypdf import PdfReader
     from pypdf.errors import DependencyError, FileNotDecryptedError, PdfReadError
 
@@ -79,7 +112,11 @@ def load_pdf_pages(path: str | Path, max_mb: float | None = None) -> list[str]:
             if not reader.decrypt(""):
                 raise PDFLoadError(f"{path}: the PDF is password-protected; decrypt it first "
                                    f"(e.g. `qpdf --decrypt --password=PW in.pdf out.pdf`)")
-        pages = [clean_text(page.extract_text() or "") for page in reader.pages]
+        pages = []
+        for page in reader.pages:
+            pages.append(clean_text(page.extract_text() or ""))
+            if on_page:
+                on_page(len(pages), len(reader.pages))
     except PDFLoadError:
         raise
     except (FileNotDecryptedError, DependencyError):
@@ -90,6 +127,7 @@ def load_pdf_pages(path: str | Path, max_mb: float | None = None) -> list[str]:
         raise PDFLoadError(damaged) from None
     if not pages:
         raise PDFLoadError(damaged.replace("could not be read", "has no pages"))
+    pages = strip_running_lines(pages)
     if not any(page.strip() for page in pages):
         raise PDFLoadError(f"{path}: no extractable text in {len(pages)} page(s); it looks "
                            f"scanned (images only): run OCR first, e.g. `ocrmypdf in.pdf out.pdf`")

@@ -64,14 +64,36 @@ class Result:
 
 # ------------------------------------------------------------------------------- ingest
 
-def _progress(total: int, label: str, enabled: bool):
-    """A tqdm bar on stderr for long jobs; a no-op callback otherwise."""
-    if not enabled or total < PROGRESS_MIN_PAGES:
-        return None, lambda: None
-    from tqdm import tqdm
+class Progress:
+    """A tqdm bar on stderr that appears only for long documents (PROGRESS_MIN_PAGES pages or
+    more) and never when `enabled` is False (--json output stays clean)."""
 
-    bar = tqdm(total=total, desc=label, unit="chunk", file=sys.stderr, leave=False)
-    return bar.update, bar.close
+    def __init__(self, label: str, enabled: bool):
+        self.label, self.enabled, self.bar = label, enabled, None
+
+    def pages(self, done: int, total: int) -> None:
+        """Loader callback: one page read."""
+        if self.bar is None and self.enabled and total >= PROGRESS_MIN_PAGES:
+            self._open(total, f"reading {self.label}", "page")
+        if self.bar is not None:
+            self.bar.update(1)
+
+    def chunks(self, total: int):
+        """An index-build callback for `total` chunks, or None for a short document."""
+        if self.bar is None:
+            return None
+        self._open(total, f"indexing {self.label}", "chunk")
+        return self.bar.update
+
+    def _open(self, total: int, desc: str, unit: str) -> None:
+        from tqdm import tqdm
+
+        self.close()
+        self.bar = tqdm(total=total, desc=desc, unit=unit, file=sys.stderr, leave=False)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
 
 
 def pdf_paths(args: list[str]) -> list[Path]:
@@ -137,15 +159,15 @@ def index_documents(paths: list[Path], cfg: Config, show_progress: bool = True) 
         tag = _tag(path.name, tags)
         collection = open_index(key, cfg)
         if collection is None:
-            pages = load_pdf_pages(path)
-            chunks = chunk_pages(pages, cfg.chunk_size, cfg.chunk_overlap, path.name, cfg.chunker)
-            step, close = _progress(len(chunks) if len(pages) >= PROGRESS_MIN_PAGES else 0,
-                                    f"indexing {path.name}", show_progress)
+            progress = Progress(path.name, show_progress)
             try:
-                collection = build_index(chunks, cfg, key=key, progress=step, source=path.name,
-                                         source_path=str(path), tag=tag, pages=len(pages))
+                pages = load_pdf_pages(path, on_page=progress.pages)
+                chunks = chunk_pages(pages, cfg.chunk_size, cfg.chunk_overlap, path.name, cfg.chunker)
+                collection = build_index(chunks, cfg, key=key, progress=progress.chunks(len(chunks)),
+                                         source=path.name, source_path=str(path), tag=tag,
+                                         pages=len(pages))
             finally:
-                close()
+                progress.close()
         keep[str(path)] = collection.name
         documents.append(Document(path.name, tag, collection))
     _prune(cfg, keep)

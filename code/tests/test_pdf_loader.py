@@ -43,3 +43,11 @@ def test_size_cap(tmp_path):
     path = write_pdf(tmp_path / "big.pdf", PAGES * 50)
     with pytest.raises(PDFLoadError, match="RAG_MAX_PDF_MB"):
         load_pdf_pages(path, max_mb=0.001)
+
+
+def test_running_headers_footers_and_page_numbers_are_dropped(tmp_path):
+    topics = ["revenue grew", "margins held", "Berlin opened", "hiring slowed", "risks rose"]
+    pages = [f"Larkspur Quarterly Report\n\nThis page says {t}.\n\nIt ends on {t} too.\n\n{n}"
+             for n, t in enumerate(topics, start=1)]
+    read = load_pdf_pages(write_pdf(tmp_path / "framed.pdf", pages))
+    assert read == [f"This page says {t}.\nIt ends on {t} too." for t in topics]
