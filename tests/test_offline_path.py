@@ -1,0 +1,23 @@
+"""The offline default path: no LiteLLM import (it costs seconds) and no network."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+CODE = Path(__file__).resolve().parents[1] / "code"
+
+
+def test_offline_run_never_imports_litellm_and_works_without_network(tmp_path):
+    env = dict(os.environ, RAG_INDEX_DIR=str(tmp_path / "index"))
+    # conftest already points HTTP(S)_PROXY at a closed port: any network call would fail.
+    out = subprocess.run([sys.executable, "-X", "importtime", str(CODE / "rag.py"), "--json"],
+                         capture_output=True, text=True, timeout=120, env=env, cwd=tmp_path)
+    assert out.returncode == 0, out.stderr[-2000:]
+    imported = {line.split("|")[-1].strip().split(".")[0] for line in out.stderr.splitlines()
+                if line.startswith("import time:")}
+    assert "chromadb" in imported and "wordllama" in imported  # the measurement is real
+    assert "litellm" not in imported and "openai" not in imported
+    result = json.loads(out.stdout)
+    assert result["model"] == "offline/extractive" and "4.2M" in result["answer"]
