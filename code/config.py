@@ -109,7 +109,7 @@ class Config:
     retrieval: str = "hybrid"  # dense | bm25 | hybrid
     # Relevance gate: refuse without calling the model when the best chunk's cosine similarity
     # to the question is below this (calibrated in EVALUATION.md).
-    min_relevance: float = 0.25
+    min_relevance: float = 0.20
     # Characters of context handed to the model; beyond it, the most relevant windows are kept.
     context_budget_chars: int = 6000
     max_question_chars: int = 2000
