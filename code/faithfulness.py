@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from chunker import Chunk
 from config import completion, run_cli
+from generator import _CITE
 from textutils import split_sentences
 
 _VERIFY_SYSTEM = (
@@ -31,7 +32,8 @@ _RELEVANCE_SYSTEM = (
     "helps, reply exactly: Insufficient Information"
 )
 
-_MARKER = re.compile(r"\s*\[[^\[\]\s]+\]")
+# A citation marker with the space before it; other brackets ("[Function]", "[1]") are text.
+_MARKER = re.compile(r"\s*" + _CITE.pattern)
 
 
 @dataclass

@@ -42,3 +42,8 @@ def test_claim_splitting_keeps_numbers_and_abbreviations_whole():
 def test_citation_markers_do_not_count_against_a_claim():
     report = check_faithfulness("Q3 revenue was 4.2M [c0].", [Chunk("c0", "Q3 revenue was 4.2M.")])
     assert report.verdicts == [True]
+
+
+def test_only_citation_markers_are_stripped_from_claims():
+    assert split_claims("Call it with [Function] flags [c0]. See note [1] [report:c3].") == [
+        "Call it with [Function] flags.", "See note [1]."]
