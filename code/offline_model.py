@@ -281,7 +281,7 @@ def _acronyms(question: str, context: str) -> dict[str, str]:
 def _grounded_answer(system: str, user: str) -> str:
     lowered = system.lower()
     cite = bool(re.search(r"\bcit(e|es|ing|ation)", lowered))
-    may_refuse = bool(re.search(r"(don'?t|do not|does not|doesn'?t) know|not (in|contain|present)|"
+    may_refuse = bool(re.search(r"(don'?t|do not|does not|doesn'?t) know|\bnot (in|contain\w*|present)\b|"
                                 r"refus|cannot answer|can't answer|insufficient", lowered))
     context_is_data = bool(re.search(r"\b(data|untrusted)\b", lowered)) and "instruction" in lowered
     context = parse_context(user)

@@ -1,0 +1,94 @@
+"""The evaluation harness, and the headline numbers EVALUATION.md documents.
+
+The sample evaluation is re-run in-process (offline, about 5 s) and compared with the table
+between the `headline` markers of EVALUATION.md, so the write-up cannot go stale.
+"""
+
+import re
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+
+from config import RAGError, get_config
+from evaluate import (SAMPLE_PDF, SAMPLE_QUESTIONS, evaluate, hit_at_k, hit_rank, is_hit,
+                      load_questions, mrr_at_k)
+
+EVALUATION_MD = Path(__file__).resolve().parents[1] / "EVALUATION.md"
+TOLERANCE = 0.02
+
+
+@lru_cache(maxsize=1)
+def sample_report() -> dict:
+    # Cached per session; called from inside a test so the isolated offline env is in force.
+    return evaluate(load_questions(SAMPLE_QUESTIONS), [SAMPLE_PDF], get_config())
+
+
+def documented_headline() -> dict[str, float]:
+    text = EVALUATION_MD.read_text(encoding="utf-8")
+    block = re.search(r"<!-- headline:start -->(.*?)<!-- headline:end -->", text, re.S)
+    assert block, "EVALUATION.md lost its headline table markers"
+    rows = re.findall(r"^\|\s*`(\w+)`\s*\|[^|]*\|\s*([0-9.]+)\s*\|", block.group(1), re.M)
+    return {key: float(value) for key, value in rows}
+
+
+def test_documented_headline_numbers_still_hold():
+    documented = documented_headline()
+    assert {"hit_at_k", "mrr_at_k", "refusal_accuracy", "answer_rate",
+            "faithfulness_answered"} <= set(documented)
+    summary = sample_report()["summary"]
+    for key, value in documented.items():
+        assert summary[key] == pytest.approx(value, abs=TOLERANCE), key
+
+
+def test_sample_set_meets_the_quality_bar():
+    s = sample_report()["summary"]
+    assert s["questions"] >= 25 and s["unanswerable"] >= 3
+    assert s["hit_at_k"] >= 0.95 and s["mrr_at_k"] >= 0.85
+    assert s["refusal_accuracy"] == 1.0 and s["answer_rate"] >= 0.9
+    assert s["faithfulness_answered"] == 1.0
+
+
+def test_results_carry_what_the_json_promises():
+    result = sample_report()["results"][0]
+    for key in ("question", "answer", "refused", "citations", "retrieved", "faithfulness",
+                "context_relevance", "latency_s"):
+        assert key in result
+    assert {"id", "page", "score", "text"} <= set(result["retrieved"][0])
+    assert result["citations"] and result["citations"][0]["page"] == 1
+
+
+def test_hit_needs_80_percent_of_the_evidence_tokens():
+    evidence = "one two three four five six seven eight nine ten"
+    assert is_hit(evidence, "One, two, three, four, five, six, seven, eight and more")  # 8/10
+    assert not is_hit(evidence, "one two three four five six seven")  # 7/10
+    assert hit_rank(evidence, ["nothing here", evidence.upper()]) == 2
+
+
+def test_hit_and_mrr_at_k():
+    ranks = [1, 2, None, 6]
+    assert hit_at_k(ranks, 5) == 0.5
+    assert mrr_at_k(ranks, 5) == pytest.approx((1 + 0.5) / 4)
+    assert hit_at_k([], 5) == 0.0
+
+
+@pytest.mark.parametrize("content, line", [
+    ('{"question": "ok?", "answer": "a"}\n{"question": "broken",\n', 2),
+    ('{"question": "ok?", "answer": "a"}\n\n{"answer": "no question"}\n', 3),
+    ('{"question": "ok?", "answer": "a"}\n{"question": "q?", "answerable": "no"}\n', 2),
+    ('{"question": "needs evidence?"}\n', 1),
+])
+def test_bad_question_file_names_the_line(tmp_path, content, line):
+    path = tmp_path / "qs.jsonl"
+    path.write_text(content)
+    with pytest.raises(RAGError) as err:
+        load_questions(path)
+    message = str(err.value)
+    assert f"line {line}" in message and "\n" not in message
+
+
+def test_json_list_files_are_accepted(tmp_path):
+    path = tmp_path / "qs.json"
+    path.write_text('[\n {"question": "Q?", "answer": "A"},\n {"question": "U?", "answerable": false}\n]')
+    items = load_questions(path)
+    assert [i["answerable"] for i in items] == [True, False] and items[0]["evidence"] == "A"
