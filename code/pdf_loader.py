@@ -35,6 +35,8 @@ def clean_text(text: str) -> str:
     text = unicodedata.normalize("NFKC", text).translate(_INVISIBLE)
     # "explo-\nration" -> "exploration", but keep "Berlin-\nBrandenburg" (a real hyphenated name).
     text = re.sub(r"(\w)-[ \t]*\n[ \t]*([a-z])", r"\1\2", text)
+    # Dot leaders of tables of contents (". . . . . 23") are layout, not text.
+    text = re.sub(r"(?: ?\.){4,}", " ", text)
     text = re.sub(r"[^\S\n]+", " ", text)
     text = re.sub(r" *\n *", "\n", text)
     text = re.sub(r"\n{3,}", "\n\n", text)

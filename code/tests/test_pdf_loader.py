@@ -23,6 +23,7 @@ def test_pages_are_read_in_order(tmp_path):
 def test_cleanup_joins_hyphenation_and_drops_invisible_characters():
     assert clean_text("explo-\nration  of\u200b the\x00 data") == "exploration of the data"
     assert clean_text("Berlin-\nBrandenburg") == "Berlin-\nBrandenburg"
+    assert clean_text("Contents\n2 Revenue . . . . . . . 14\nWait... what") == "Contents\n2 Revenue 14\nWait... what"
 
 
 @pytest.mark.parametrize("make, message", [
