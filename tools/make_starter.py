@@ -17,8 +17,12 @@ import ast
 import re
 import shutil
 import sys
-import tomllib
 from pathlib import Path
+
+try:
+    import tomllib  # Python 3.11+; on 3.10 the starter's pyproject is written unchecked
+except ModuleNotFoundError:
+    tomllib = None
 
 REPO = Path(__file__).resolve().parent.parent
 LESSON = "source/lesson.agent.md §7"
@@ -293,7 +297,8 @@ def learner_pyproject(stubs: list[tuple[str, str, str]]) -> str:
                       lambda m: m.group(1) + f"learner_functions = [\n{listed}]\n", text, count=1, flags=re.M)
     if not (n and k):
         raise StarterError("pyproject.toml: no [tool.pytest.ini_options] with testpaths to adapt")
-    tomllib.loads(text)  # never ship a pyproject that does not parse
+    if tomllib is not None:
+        tomllib.loads(text)  # never ship a pyproject that does not parse
     return text
 
 
