@@ -50,6 +50,7 @@ from types import SimpleNamespace
 
 from textutils import anchors, has_negation, split_sentences, terms
 from config import RAGError, run_cli
+from generator import _CITE
 
 REFUSAL = "I don't know: the provided context does not contain the answer."
 
@@ -59,6 +60,9 @@ REFUSAL = "I don't know: the provided context does not contain the answer."
 MIN_ANSWER_SCORE = 0.41
 # A second sentence joins the answer when it scores this close to the best one (and is whole).
 SECOND_SENTENCE_RATIO = 0.9
+# A runner-up that states the kind of fact asked for replaces a top sentence that does not,
+# when it scores at least this share of the top score.
+PREFER_FACT_RATIO = 0.75
 # Verification: share of the claim's content words one context span must contain.
 MIN_CLAIM_COVERAGE = 0.8
 
@@ -124,6 +128,10 @@ _CONTEXT_LINE = re.compile(r"^\s*\[([^\[\]\s]+)\]\s*(.+)$", re.M)
 def parse_context(user: str) -> list[tuple[str, str]]:
     """The `[id] text` lines of a prompt, in order."""
     return [(m.group(1), m.group(2).strip()) for m in _CONTEXT_LINE.finditer(user)]
+
+
+# rag.py adds this line under a follow-up question: "(It follows up on: <earlier question>)".
+_FOLLOW_UP = re.compile(r"^\(It follows up on: (.+)\)\s*$", re.M)
 
 
 def parse_question(user: str) -> str:
@@ -298,6 +306,11 @@ def _grounded_answer(system: str, user: str) -> str:
                 candidates.append((chunk_id, sentence))
 
     question = _focus(parse_question(user))
+    earlier = _FOLLOW_UP.search(user)
+    if earlier:
+        # A follow-up ("what about the margin?") keeps the earlier question's scope: its
+        # numbers, periods and names ("Q3", "Berlin") join the search, its topic words do not.
+        question += " " + " ".join(sorted(anchors(earlier.group(1))))
     if not candidates:
         return REFUSAL if may_refuse else "The answer is not known."
     expansions = _acronyms(question, " ".join(s for _, s in candidates))
@@ -309,11 +322,32 @@ def _grounded_answer(system: str, user: str) -> str:
         missing = anchors(question) - context_terms - set().union(*map(terms, expansions))
         if missing or scores[best] < MIN_ANSWER_SCORE:
             return REFUSAL
+    kind = _expected_answer(question)
+    asked = _period_terms(question)
+    follow_on = None
+    if kind and not _offers(candidates[best][1], kind, asked):
+        # Asked "when" and the top sentence holds no date (often a heading or a lead-in): a
+        # close runner-up that states one is the better answer; failing that, a sentence right
+        # after it in the same passage that does is the rest of the answer.
+        runner_up = next((i for i in ranked[1:4] if scores[i] >= PREFER_FACT_RATIO * scores[best]
+                          and _offers(candidates[i][1], kind, asked)), None)
+        if runner_up is not None:
+            ranked.remove(runner_up)
+            ranked.insert(0, runner_up)
+            best = runner_up
+        else:
+            follow_on = next((i for i in (best + 1, best + 2) if i < len(candidates)
+                              and candidates[i][0] == candidates[best][0]
+                              and _offers(candidates[i][1], kind, asked)), None)
     chosen = [best]
-    if len(ranked) > 1:
+    if follow_on is not None:
+        chosen.append(follow_on)
+    elif len(ranked) > 1:
         second = candidates[ranked[1]][1]
-        # A second sentence must be nearly as good, whole, and not a piece of the first.
+        # A second sentence must be nearly as good, whole, not a piece of the first, and from
+        # the same passage: an answer continues where it stands, not on another page.
         if (scores[ranked[1]] >= SECOND_SENTENCE_RATIO * scores[best] and not _is_fragment(second)
+                and candidates[ranked[1]][0] == candidates[best][0]
                 and second not in candidates[best][1] and candidates[best][1] not in second):
             chosen.append(ranked[1])
     chosen.sort()  # document order reads better than score order
@@ -363,7 +397,7 @@ def _verify(user: str) -> str:
         lines = user.strip().splitlines()
         claim, context = (lines[-1] if lines else ""), "\n".join(lines[:-1])
     context = re.sub(r"^\s*Context\s*:\s*", "", context.strip(), flags=re.I)
-    claim = re.sub(r"\s*\[[^\[\]\s]+\]", "", claim)
+    claim = re.sub(r"\s*" + _CITE.pattern, "", claim)  # "[Function]" is text, "[c0]" is not
     if any(supports(span, claim) for span in _spans(context)):
         return "Yes"
     return "No"

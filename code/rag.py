@@ -286,7 +286,8 @@ def ask(documents: list[Document], question: str, cfg: Config, previous: str | N
         lap("generate")
     else:
         context = select_context(question, retrieved, cfg.context_budget_chars, cfg)
-        # A real model reads both lines; the question line stays the follow-up itself.
+        # A real model reads both lines; the question line stays the follow-up itself (the
+        # offline model reads the second line's numbers and names as the question's scope).
         asked = question if query == question else f"{question}\n(It follows up on: {previous})"
         result_answer = answer(asked, context)
         lap("generate")
