@@ -21,3 +21,10 @@ def test_offline_run_never_imports_litellm_and_works_without_network(tmp_path):
     assert "litellm" not in imported and "openai" not in imported
     result = json.loads(out.stdout)
     assert result["model"] == "offline/extractive" and "4.2M" in result["answer"]
+    # The README's quickstart shows this run's output: it must still be what the run prints.
+    readme = (CODE.parent / "README.md").read_text(encoding="utf-8")
+    shown = readme.split("## Quickstart", 1)[1].split("```text", 1)[1].split("```", 1)[0]
+    assert f"A: {result['answer']}" in shown
+    for citation in result["citations"]:
+        assert f"[{citation['id']}] p.{citation['page']} ({citation['source']}): \"{citation['quote']}\"" in shown
+    assert f"Faithfulness: {result['faithfulness']['score']:.2f}" in shown
