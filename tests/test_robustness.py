@@ -179,10 +179,14 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.mark.skipif(shutil.which("chroma") is None, reason="the `chroma` CLI (installed with chromadb) is not on PATH")
+# chromadb installs the `chroma` CLI beside the interpreter (a venv need not be activated).
+CHROMA_CLI = shutil.which("chroma", path=str(Path(sys.executable).parent)) or shutil.which("chroma")
+
+
+@pytest.mark.skipif(CHROMA_CLI is None, reason="the `chroma` CLI (installed with chromadb) was not found")
 def test_index_and_query_through_a_real_chroma_server(tmp_path, monkeypatch):
     port = _free_port()
-    server = subprocess.Popen(["chroma", "run", "--path", str(tmp_path / "server"), "--host", "127.0.0.1",
+    server = subprocess.Popen([CHROMA_CLI, "run", "--path", str(tmp_path / "server"), "--host", "127.0.0.1",
                                "--port", str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         deadline = time.time() + 30
