@@ -195,7 +195,8 @@ def evaluate(questions: list[dict], pdfs: list[str | Path] | None = None, cfg: C
             "retrieved": [{"id": c.id, "page": c.page, "score": round(c.score or 0.0, 4),
                            "text": c.text} for c in result.retrieved],
             "hit_rank": rank,
-            "answer_recall": round(answer_recall(item["answer"], result.answer.text), 4)
+            "answer_recall": round(0.0 if result.answer.refused  # a refusal recalls nothing
+                                   else answer_recall(item["answer"], result.answer.text), 4)
             if item["answerable"] and item["answer"] else None,
             "faithfulness": result.faithfulness.score,
             "context_relevance": relevance,

@@ -75,11 +75,18 @@ def strip_running_lines(pages: list[str], edge: int = 2) -> list[str]:
     return cleaned
 
 
+def _title_case(line: str) -> bool:
+    """Most words capitalised (or numbers): "Quarterly Report: Overview and Highlights"."""
+    words = [w for w in line.split() if w[0].isalnum()]
+    return len(words) >= 2 and sum(w[0].isupper() or w[0].isdigit() for w in words) >= 0.6 * len(words)
+
+
 def mark_headings(text: str) -> str:
     """End heading lines with a full stop. Chunking joins lines with spaces, and a heading
     without punctuation would then run into the next sentence ("Section 5: Governance Larkspur
-    is led by ..."). A heading here is a short line that starts a block, starts with a capital
-    or a digit, has no closing punctuation, and stands alone or comes before a capitalised line."""
+    is led by ..."). A heading here is a line that starts a block, starts with a capital or a
+    digit, has no closing punctuation, and stands alone, or is short (or in Title Case) and comes
+    before a capitalised line."""
     lines = text.split("\n")
     lengths = sorted(len(ln.strip()) for ln in lines if ln.strip())
     if not lengths:
@@ -94,7 +101,8 @@ def mark_headings(text: str) -> str:
             stripped and stripped[-1] not in ".!?:;," and (stripped[0].isupper() or stripped[0].isdigit())
             and len(stripped.split()) <= 15
             and (not before or before[-1] in ".!?:")
-            and (not after or (len(stripped) <= 0.6 * typical and (after[0].isupper() or after[0].isdigit())))
+            and (not after or ((len(stripped) <= 0.6 * typical or _title_case(stripped))
+                               and (after[0].isupper() or after[0].isdigit())))
         )
         marked.append(line.rstrip() + "." if is_heading else line)
     return "\n".join(marked)

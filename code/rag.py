@@ -22,6 +22,7 @@ import re
 import sys
 import time
 from dataclasses import asdict, dataclass, field, replace
+from functools import lru_cache
 from pathlib import Path
 
 from chunker import Chunk, chunk_pages
@@ -120,9 +121,20 @@ def _file_hash(path: Path) -> str:
     return h.hexdigest()
 
 
+@lru_cache(maxsize=1)
+def pipeline_version() -> str:
+    """A hash of the code that turns a file into chunks. An index is looked up before the file
+    is parsed, so without this a changed loader or chunker (yours, in M1) would silently keep
+    serving chunks made by the old code."""
+    h = hashlib.sha256()
+    for module in ("pdf_loader.py", "chunker.py", "textutils.py"):
+        h.update((Path(__file__).parent / module).read_bytes())
+    return h.hexdigest()[:16]
+
+
 def _index_key(content_hash: str, cfg: Config) -> str:
-    return "|".join([content_hash, cfg.chunker, str(cfg.chunk_size), str(cfg.chunk_overlap),
-                     cfg.embedding_model])
+    return "|".join([content_hash, pipeline_version(), cfg.chunker, str(cfg.chunk_size),
+                     str(cfg.chunk_overlap), cfg.embedding_model])
 
 
 def _tag(name: str, taken: set[str]) -> str:
@@ -275,13 +287,13 @@ def ask(documents: list[Document], question: str, cfg: Config, previous: str | N
     retrieved = retrieve(collections if len(collections) > 1 else collections[0], query, cfg.top_k, cfg)
     lap("retrieve")
 
-    best = max((c.score or 0.0 for c in retrieved), default=0.0)
-    gate = {"passed": best >= cfg.min_relevance, "best_score": round(best, 4),
+    best = round(max((c.score or 0.0 for c in retrieved), default=0.0), 4)
+    gate = {"passed": best >= cfg.min_relevance, "best_score": best,
             "threshold": cfg.min_relevance}
     if not gate["passed"]:
         # Nothing relevant: refuse here and save the model call (and its chance to invent).
         reason = (f"I don't know: nothing in the document is relevant to the question "
-                  f"(best score {best:.2f} < {cfg.min_relevance:.2f}).")
+                  f"(best score {best:.3f} < {cfg.min_relevance:g}).")
         result_answer, context = Answer(reason, []), []
         lap("generate")
     else:
@@ -341,8 +353,8 @@ def print_result(result: Result, cfg: Config, show_context: bool = False) -> Non
     print(f"Q: {result.question}")
     print(f"A: {result.answer.text}")
     if not result.gate["passed"]:
-        print(f"   (relevance gate: best score {result.gate['best_score']:.2f} < "
-              f"{result.gate['threshold']:.2f}; the model was not called)")
+        print(f"   (relevance gate: best score {result.gate['best_score']:.3f} < "
+              f"{result.gate['threshold']:g}; the model was not called)")
     if result.citations:
         print("\nCitations:")
         for c in result.citations:

@@ -52,3 +52,15 @@ def test_running_headers_footers_and_page_numbers_are_dropped(tmp_path):
              for n, t in enumerate(topics, start=1)]
     read = load_pdf_pages(write_pdf(tmp_path / "framed.pdf", pages))
     assert read == [f"This page says {t}.\nIt ends on {t} too." for t in topics]
+
+
+def test_headings_get_a_full_stop_so_chunks_cannot_glue_them_to_a_sentence():
+    from pdf_loader import mark_headings
+
+    page = ("Section 3: Operations and People\nOur Berlin office opened in July. It has\n"
+            "Twenty staff and room for more.\nQuarterly Report: Overview And Financial Highlights Of The Year\n"
+            "Revenue grew.")
+    assert mark_headings(page).split("\n") == [
+        "Section 3: Operations and People.", "Our Berlin office opened in July. It has",
+        "Twenty staff and room for more.", "Quarterly Report: Overview And Financial Highlights Of The Year.",
+        "Revenue grew."]
