@@ -2,7 +2,6 @@
 
 from functools import lru_cache
 
-import pytest
 
 import experiments
 from config import get_config
