@@ -269,7 +269,8 @@ def fail(message: str, code: int = 2) -> "NoReturn":  # noqa: F821 - typing only
 
 def run_cli(main_fn) -> None:
     """Run a module's main() as a learner expects: a user error (RAGError) or a milestone not
-    done yet (NotImplementedError) is one line on stderr and exit code 2, never a traceback."""
+    done yet (NotImplementedError) is one line on stderr and exit code 2, never a traceback; an
+    unexpected error is one line and exit code 1 (RAG_DEBUG=1 shows its traceback)."""
     try:
         main_fn()
     except RAGError as exc:
@@ -278,6 +279,12 @@ def run_cli(main_fn) -> None:
         fail(str(exc) or "a milestone is not implemented yet")
     except KeyboardInterrupt:
         fail("interrupted; an unfinished index is discarded on the next run", 130)
+    except Exception as exc:  # a bug, not bad input: say so briefly, keep the trace on request
+        if os.environ.get("RAG_DEBUG"):
+            raise
+        first_line = (str(exc).splitlines() or [""])[0][:200]
+        fail(f"unexpected {type(exc).__name__}: {first_line} (a bug? run again with RAG_DEBUG=1 "
+             f"to see the traceback, and please report it)", 1)
 
 
 def main() -> None:

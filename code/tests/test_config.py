@@ -57,3 +57,19 @@ def test_config_main_names_the_deciding_variable_but_never_the_key(monkeypatch):
     assert out.returncode == 0, out.stderr
     assert "OPENAI_API_KEY" in out.stdout and "openai/gpt-4o-mini" in out.stdout
     assert secret not in out.stdout + out.stderr
+
+
+def test_unexpected_errors_are_one_line_unless_debugging(monkeypatch, capsys):
+    from config import run_cli
+
+    def broken():
+        raise ZeroDivisionError("division by zero")
+
+    with pytest.raises(SystemExit) as info:
+        run_cli(broken)
+    assert info.value.code == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "ZeroDivisionError" in err and "RAG_DEBUG=1" in err
+    monkeypatch.setenv("RAG_DEBUG", "1")
+    with pytest.raises(ZeroDivisionError):
+        run_cli(broken)
