@@ -48,7 +48,7 @@ import re
 from functools import lru_cache
 from types import SimpleNamespace
 
-from textutils import anchors, has_negation, split_sentences, terms
+from textutils import anchors, has_negation, is_title_case, split_sentences, terms
 from config import RAGError, run_cli
 from generator import _CITE
 
@@ -214,6 +214,9 @@ def _is_fragment(sentence: str) -> bool:
 MISSING_KIND_FACTOR = 0.8
 OTHER_PERIOD_FACTOR = 0.7
 FRAGMENT_FACTOR = 0.9
+# A heading ("Q3 2024 Quarterly Report: Overview") names a topic without stating a fact about
+# it, yet shares many words with questions on that topic.
+HEADING_FACTOR = 0.5
 LENGTH_PENALTY_WORDS = 35
 
 
@@ -225,12 +228,39 @@ def _periods(found_terms: set[str]) -> set[str]:
     return {t for t in found_terms if _YEAR.match(t) or _QUARTER_TERM.match(t)}
 
 
-def _conflicting_period(question_terms: set[str], sentence_terms: set[str]) -> bool:
-    """The question names years or quarters and the sentence names only other ones: asked
-    about 2025, a sentence about 2024 is the neighbouring fact, not the answer. (A sentence
-    that also names an asked period, "Q3 ... compared with Q3 2023", is not in conflict.)"""
-    asked, stated = _periods(question_terms), _periods(sentence_terms)
-    return bool(asked and stated and not asked & stated)
+# "... 21%, compared with 17% in Q3 2023": the period after such words is the comparison,
+# not what the sentence reports.
+_COMPARISON = re.compile(r"\b(compared (with|to)|than|versus|vs\.?|up from|down from|a year earlier)\b[^,;]*",
+                         re.I)
+
+
+def _reported_terms(sentence: str) -> set[str]:
+    """The sentence's words, less the periods it names only as a comparison: "0.9M EUR, up 19%
+    compared with Q3 2023" says nothing about Q3 itself."""
+    compared = _periods(_period_terms(" ".join(m.group(0) for m in _COMPARISON.finditer(sentence))))
+    return _period_terms(sentence) - (compared - _period_terms(_COMPARISON.sub("", sentence)))
+
+
+def _conflicting_period(question_terms: set[str], sentence: str) -> bool:
+    """The question names a quarter or a year and the sentence reports only other ones: asked
+    about Q3, a sentence about Q4 is the neighbouring fact, not the answer. Quarters and years
+    are compared apart, and periods named only as a comparison do not count."""
+    reported = _period_terms(_COMPARISON.sub("", sentence))
+    for pattern in (_QUARTER_TERM, _YEAR):
+        asked = {t for t in question_terms if pattern.match(t)}
+        stated = {t for t in reported if pattern.match(t)}
+        if asked and stated and not asked & stated:
+            return True
+    return False
+
+
+PREFIX = 6
+PREFIX_MATCH_WEIGHT = 0.6
+
+
+def _shares_prefix(term: str, others: set[str]) -> bool:
+    return len(term) >= PREFIX and not term[0].isdigit() and any(
+        len(o) >= PREFIX and o[:PREFIX] == term[:PREFIX] for o in others)
 
 
 def score_sentences(question: str, sentences: list[str],
@@ -244,8 +274,8 @@ def score_sentences(question: str, sentences: list[str],
     if not sentences:
         return []
     q_terms = _period_terms(question)
-    s_terms = [_period_terms(s).union(*(terms(a) for a, phrase in (aliases or {}).items()
-                                        if phrase in s)) for s in sentences]
+    s_terms = [_reported_terms(s).union(*(terms(a) for a, phrase in (aliases or {}).items()
+                                          if phrase in s)) for s in sentences]
     idf = _idf(s_terms)
     rare = max(idf.values(), default=1.0)
     weight = {t: idf.get(t, rare) for t in q_terms}
@@ -254,13 +284,19 @@ def score_sentences(question: str, sentences: list[str],
     kind = _expected_answer(question)
     scores = []
     for sentence, st, cos in zip(sentences, s_terms, cosine):
-        score = 0.65 * sum(weight[t] for t in q_terms & st) / total + 0.35 * max(cos, 0.0)
+        matched = sum(weight[t] for t in q_terms & st)
+        # Word families the light stemmer misses ("finances" / "financial") count partly.
+        matched += PREFIX_MATCH_WEIGHT * sum(weight[t] for t in q_terms - st
+                                             if _shares_prefix(t, st - q_terms))
+        score = 0.65 * matched / total + 0.35 * max(cos, 0.0)
         if not _offers(sentence, kind, q_terms):
             score *= MISSING_KIND_FACTOR
-        if _conflicting_period(q_terms, st):
+        if _conflicting_period(q_terms, sentence):
             score *= OTHER_PERIOD_FACTOR
         if _is_fragment(sentence):
             score *= FRAGMENT_FACTOR
+        if is_title_case(sentence):
+            score *= HEADING_FACTOR
         words = len(sentence.split())
         if words > LENGTH_PENALTY_WORDS:
             score *= math.sqrt(LENGTH_PENALTY_WORDS / words)

@@ -20,6 +20,7 @@ import unicodedata
 from pathlib import Path
 
 from config import RAGError, get_config, run_cli
+from textutils import is_title_case
 
 
 class PDFLoadError(RAGError):
@@ -75,12 +76,6 @@ def strip_running_lines(pages: list[str], edge: int = 2) -> list[str]:
     return cleaned
 
 
-def _title_case(line: str) -> bool:
-    """Most words capitalised (or numbers): "Quarterly Report: Overview and Highlights"."""
-    words = [w for w in line.split() if w[0].isalnum()]
-    return len(words) >= 2 and sum(w[0].isupper() or w[0].isdigit() for w in words) >= 0.6 * len(words)
-
-
 def mark_headings(text: str) -> str:
     """End heading lines with a full stop. Chunking joins lines with spaces, and a heading
     without punctuation would then run into the next sentence ("Section 5: Governance Larkspur
@@ -101,7 +96,7 @@ def mark_headings(text: str) -> str:
             stripped and stripped[-1] not in ".!?:;," and (stripped[0].isupper() or stripped[0].isdigit())
             and len(stripped.split()) <= 15
             and (not before or before[-1] in ".!?:")
-            and (not after or ((len(stripped) <= 0.6 * typical or _title_case(stripped))
+            and (not after or ((len(stripped) <= 0.6 * typical or is_title_case(stripped))
                                and (after[0].isupper() or after[0].isdigit())))
         )
         marked.append(line.rstrip() + "." if is_heading else line)

@@ -55,6 +55,12 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
     return trimmed
 
 
+def is_title_case(line: str) -> bool:
+    """Most words capitalised or numeric, like a heading: "Quarterly Report: Overview and Outlook"."""
+    words = [w for w in line.split() if w[0].isalnum()]
+    return len(words) >= 2 and sum(w[0].isupper() or w[0].isdigit() for w in words) >= 0.6 * len(words)
+
+
 def split_sentences(text: str) -> list[str]:
     """The sentences of `text`, each with its inner whitespace collapsed to single spaces."""
     return [" ".join(text[s:e].split()) for s, e in sentence_spans(text)]
