@@ -9,12 +9,16 @@ What it CAN do
   never downloaded): `embed(texts)`.
 * Grounded question answering. It reads the `[id] text` context lines and the question from
   the prompt, scores every context sentence against the question (idf-weighted word overlap
-  plus embedding similarity, with "third quarter" read as "Q3" and an acronym of the question
-  matched to capitalised initials in the context, "CEO" -> "Chief Executive Officer") and
-  returns the best sentence verbatim, plus a second one only when it scores almost as well.
-  A sentence is discounted when it lacks the kind of fact asked for (a new number for "how
-  much", a date for "when", a name for "who"), names only other years or quarters than the
-  question, is a fragment cut by a chunk boundary, or is very long.
+  plus embedding similarity, with "third quarter" read as "Q3", words of one family matched by
+  their first six letters, "finances" ~ "financial", and an acronym of the question matched to
+  capitalised initials in the context, "CEO" -> "Chief Executive Officer") and returns the best
+  sentence verbatim, plus a second one from the same passage when it scores almost as well. A
+  sentence is discounted when it lacks the kind of fact asked for (a new number for "how much",
+  a date for "when", a name for "who"), reports another quarter or year than the question
+  (periods named only as a comparison, "compared with Q3 2023", do not count), is a heading,
+  is a fragment cut by a chunk boundary, or is very long. When the best sentence lacks the
+  asked fact (a lead-in), the next sentence of its passage that has it completes the answer.
+  A follow-up keeps the numbers and names of the question it follows up on.
 * Follow the system message as written, so a weak prompt fails visibly offline too: it appends
   `[id]` citations only if the system message asks for citations; it refuses ("I don't know")
   only if the system message allows refusal; and unless the system message declares the
