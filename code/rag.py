@@ -45,8 +45,7 @@ FOLLOW_UP_CUES = ("what about", "how about", "and ", "also", "what of", "same fo
 @dataclass
 class Document:
     source: str  # what citations call it: the file name, or "sample"
-    tag: str  # short id prefix used when several documents are searched together
-    collection: object  # its Chroma collection
+    collection: object  # its Chroma collection (its metadata "tag" prefixes ids: "report:c3")
 
 
 @dataclass
@@ -137,15 +136,6 @@ def _index_key(content_hash: str, cfg: Config) -> str:
                      str(cfg.chunk_overlap), cfg.embedding_model])
 
 
-def _tag(name: str, taken: set[str]) -> str:
-    base = re.sub(r"[^\w.-]+", "_", Path(name).stem) or "doc"
-    tag, n = base, 2
-    while tag in taken:
-        tag, n = f"{base}-{n}", n + 1
-    taken.add(tag)
-    return tag
-
-
 def _prune(cfg: Config, keep: dict[str, str]) -> None:
     """Drop indexes of files that changed (`keep` maps path -> current collection name) or
     no longer exist, so the store holds one index per live file."""
@@ -164,11 +154,10 @@ def index_documents(paths: list[Path], cfg: Config, show_progress: bool = True) 
     """Open or build one index per PDF; files already indexed are neither parsed nor embedded."""
     if not paths:
         chunks = chunk_pages(SAMPLE_PAGES, cfg.chunk_size, cfg.chunk_overlap, "sample", cfg.chunker)
-        return [Document("sample", "sample", build_index(chunks, cfg, source="sample", tag="sample"))]
-    documents, tags, keep = [], set(), {}
+        return [Document("sample", build_index(chunks, cfg, source="sample", tag="sample"))]
+    documents, keep = [], {}
     for path in paths:
         key = _index_key(_file_hash(path) if path.is_file() else str(path), cfg)
-        tag = _tag(path.name, tags)
         collection = open_index(key, cfg)
         if collection is None:
             progress = Progress(path.name, show_progress)
@@ -176,12 +165,13 @@ def index_documents(paths: list[Path], cfg: Config, show_progress: bool = True) 
                 pages = load_pdf_pages(path, on_page=progress.pages)
                 chunks = chunk_pages(pages, cfg.chunk_size, cfg.chunk_overlap, path.name, cfg.chunker)
                 collection = build_index(chunks, cfg, key=key, progress=progress.chunks(len(chunks)),
-                                         source=path.name, source_path=str(path), tag=tag,
+                                         source=path.name, source_path=str(path),
+                                         tag=re.sub(r"[^\w.-]+", "_", path.stem) or "doc",
                                          pages=len(pages))
             finally:
                 progress.close()
         keep[str(path)] = collection.name
-        documents.append(Document(path.name, tag, collection))
+        documents.append(Document(path.name, collection))
     _prune(cfg, keep)
     return documents
 

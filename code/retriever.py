@@ -211,6 +211,22 @@ def _bm25_ranking(query: str, documents: list[str]) -> list[int]:
     return [int(i) for i in np.argsort(-scores, kind="stable") if scores[i] > 0]
 
 
+def _id_prefixes(collections) -> list[str]:
+    """"report:" for each document's chunk ids when several are searched together ("" for one);
+    two files with the same name become "report:" and "report-2:"."""
+    if len(collections) == 1:
+        return [""]
+    taken, prefixes = set(), []
+    for c in collections:
+        base = (c.metadata or {}).get("tag", c.name)
+        tag, n = base, 2
+        while tag in taken:
+            tag, n = f"{base}-{n}", n + 1
+        taken.add(tag)
+        prefixes.append(tag + ":")
+    return prefixes
+
+
 def retrieve(collection, query: str, k: int, cfg: Config | None = None) -> list[Chunk]:
     """The k chunks most relevant to `query`, nearest first, each with its cosine `score`.
 
@@ -221,9 +237,8 @@ def retrieve(collection, query: str, k: int, cfg: Config | None = None) -> list[
     for c in collections:
         check_model(c, cfg)
     ids, docs, metas, vectors, prefixes = [], [], [], [], []
-    for c in collections:
+    for c, prefix in zip(collections, _id_prefixes(collections)):
         c_ids, c_docs, c_metas, c_vectors = _read_all(c)
-        prefix = (c.metadata or {}).get("tag", c.name) + ":" if len(collections) > 1 else ""
         ids += c_ids
         docs += c_docs
         metas += c_metas
@@ -258,8 +273,7 @@ def _dense_ranking(collections, q: np.ndarray, n: int, ids: list[str], prefixes:
     """Nearest neighbours from Chroma's HNSW index, merged across collections by distance."""
     position = {(p, i): n_ for n_, (p, i) in enumerate(zip(prefixes, ids))}
     hits = []
-    for c in collections:
-        prefix = (c.metadata or {}).get("tag", c.name) + ":" if len(collections) > 1 else ""
+    for c, prefix in zip(collections, _id_prefixes(collections)):
         res = c.query(query_embeddings=[q], n_results=min(n, c.count()), include=["distances"])
         hits += [(d, position[(prefix, i)]) for i, d in zip(res["ids"][0], res["distances"][0])]
     return [i for _, i in sorted(hits)[:n]]

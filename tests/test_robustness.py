@@ -290,3 +290,14 @@ def test_unknown_model_from_config_is_a_one_line_error(monkeypatch):
     monkeypatch.setenv("LLM_MODEL", "offline/nonexistent")
     with pytest.raises(RAGError, match="unknown offline model"):
         rag.run("What was Q3 revenue?")
+
+
+def test_two_files_with_the_same_name_get_distinct_citation_ids(tmp_path):
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    first = write_pdf(tmp_path / "a" / "report.pdf", REVENUE)
+    second = write_pdf(tmp_path / "b" / "report.pdf", PEOPLE)
+    result = rag.run("When did the Berlin office open?", [str(first), str(second)])
+    prefixes = {c.id.split(":")[0] for c in result.retrieved}
+    assert prefixes == {"report", "report-2"}
+    assert result.citations[0]["id"].startswith("report-2:")
