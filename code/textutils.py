@@ -55,10 +55,18 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
     return trimmed
 
 
+_STATEMENT_VERBS = {"is", "was", "are", "were", "has", "have", "had", "will", "would", "can",
+                    "could", "be", "been", "does", "did"}
+
+
 def is_title_case(line: str) -> bool:
-    """Most words capitalised or numeric, like a heading: "Quarterly Report: Overview and Outlook"."""
-    words = [w for w in line.split() if w[0].isalnum()]
-    return len(words) >= 2 and sum(w[0].isupper() or w[0].isdigit() for w in words) >= 0.6 * len(words)
+    """Like a heading: most words capitalised ("Quarterly Report: Overview and Outlook") and no
+    verb that makes a statement ("Operating income was 0.88M EUR." and "Dr. Anna Weber is CFO."
+    are sentences). Numbers count neither way."""
+    words = [w for w in line.split() if w[0].isalpha()]
+    if len(words) < 2 or any(w.lower().strip(".,:;") in _STATEMENT_VERBS for w in words):
+        return False
+    return sum(w[0].isupper() for w in words) >= 0.7 * len(words)
 
 
 def split_sentences(text: str) -> list[str]:
