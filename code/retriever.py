@@ -29,6 +29,7 @@ import numpy as np
 from chunker import Chunk
 from config import Config, RAGError, get_config, run_cli
 from embedding_helpers import embed_many, embed_one
+from textutils import terms
 
 # Reciprocal rank fusion constant (Cormack et al. 2009): large enough that one list's top
 # rank does not drown the other list.
@@ -186,14 +187,12 @@ def _read_all(collection) -> tuple:
 
 @lru_cache(maxsize=16)
 def _bm25_index(documents: tuple[str, ...]):
+    """A BM25 index over the same content words the rest of the pipeline uses."""
     import logging
 
     import bm25s
 
-    logging.getLogger("bm25s").setLevel(logging.WARNING)
-
-    from textutils import terms
-
+    logging.getLogger("bm25s").setLevel(logging.WARNING)  # it logs every index build
     tokens = [terms(d) for d in documents]
     model = bm25s.BM25()
     model.index([t or ["\x00"] for t in tokens], show_progress=False)
@@ -201,8 +200,6 @@ def _bm25_index(documents: tuple[str, ...]):
 
 
 def _bm25_ranking(query: str, documents: list[str]) -> list[int]:
-    from textutils import terms
-
     model, vocabulary = _bm25_index(tuple(documents))
     query_terms = [t for t in terms(query) if t in vocabulary]
     if not query_terms:
