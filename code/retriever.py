@@ -25,7 +25,6 @@ import sys
 from functools import lru_cache
 
 import numpy as np
-
 from chunker import Chunk
 from config import Config, RAGError, get_config, run_cli
 from embedding_helpers import embed_many, embed_one
