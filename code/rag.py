@@ -405,8 +405,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--show-context", action="store_true", help="print the retrieved chunks")
     parser.add_argument("--chat", action="store_true", help="interactive questions with follow-ups")
     args = parser.parse_args(argv)
-    if args.chat and args.question:
-        args.pdfs.insert(0, args.question)  # in chat mode every positional is a document
+    looks_like_document = args.question and (args.question.lower().endswith(".pdf")
+                                             or Path(args.question).is_dir())
+    if args.question and (args.chat or looks_like_document):
+        # `rag.py report.pdf` asks the default question about report.pdf; in chat mode every
+        # positional is a document.
+        args.pdfs.insert(0, args.question)
         args.question = None
     return args
 

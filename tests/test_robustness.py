@@ -301,3 +301,11 @@ def test_two_files_with_the_same_name_get_distinct_citation_ids(tmp_path):
     prefixes = {c.id.split(":")[0] for c in result.retrieved}
     assert prefixes == {"report", "report-2"}
     assert result.citations[0]["id"].startswith("report-2:")
+
+
+def test_a_lone_pdf_argument_is_a_document_not_a_question(tmp_path, capsys):
+    pdf = write_pdf(tmp_path / "q3.pdf", REVENUE)
+    code, out, _ = cli(["--json", str(pdf)], capsys)
+    data = json.loads(out)
+    assert code == 0 and data["question"] == rag.DEFAULT_QUESTION
+    assert data["citations"][0]["source"] == "q3.pdf" and "4.2M" in data["answer"]
