@@ -104,9 +104,13 @@ def mark_headings(text: str) -> str:
 
 
 def _check_file(path: Path, max_mb: float) -> None:
-    if not path.exists():
-        raise PDFLoadError(f"{path}: file not found; check the path (relative paths start "
-                           f"from the current folder)")
+    try:
+        exists = path.exists()
+    except OSError:  # e.g. a name longer than the file system allows
+        exists = False
+    if not exists:
+        raise PDFLoadError(f"{str(path)[:200]}: file not found; check the path (relative paths "
+                           f"start from the current folder)")
     if path.is_dir():
         raise PDFLoadError(f"{path} is a folder; pass a PDF file, or a folder to rag.py")
     size = path.stat().st_size

@@ -101,7 +101,7 @@ def pdf_paths(args: list[str]) -> list[Path]:
     paths: list[Path] = []
     for arg in args:
         path = Path(arg)
-        if path.is_dir():
+        if _is_folder(arg):
             found = sorted(p for p in path.rglob("*") if p.suffix.lower() == ".pdf" and p.is_file())
             if not found:
                 raise RAGError(f"{path}: the folder holds no .pdf files; pass a folder with PDFs "
@@ -109,7 +109,7 @@ def pdf_paths(args: list[str]) -> list[Path]:
             paths.extend(found)
         else:
             paths.append(path)
-    return list(dict.fromkeys(p.resolve() if p.exists() else p for p in paths))
+    return list(dict.fromkeys(p.resolve() if _is_file(p) else p for p in paths))
 
 
 def _file_hash(path: Path) -> str:
@@ -157,7 +157,9 @@ def index_documents(paths: list[Path], cfg: Config, show_progress: bool = True) 
         return [Document("sample", build_index(chunks, cfg, source="sample", tag="sample"))]
     documents, keep = [], {}
     for path in paths:
-        key = _index_key(_file_hash(path) if path.is_file() else str(path), cfg)
+        # The path is part of the key: a copy of a file under another name gets its own index,
+        # so citations name the file that was asked about and pruning one cannot drop the other.
+        key = _index_key(f"{path}|{_file_hash(path) if _is_file(path) else ''}", cfg)
         collection = open_index(key, cfg)
         if collection is None:
             progress = Progress(path.name, show_progress)
@@ -390,6 +392,20 @@ def chat(documents: list[Document], cfg: Config) -> None:
         previous = result.retrieval_query
 
 
+def _is_folder(arg: str | Path) -> bool:
+    try:
+        return Path(arg).is_dir()
+    except OSError:  # a long question is not a valid path at all
+        return False
+
+
+def _is_file(arg: str | Path) -> bool:
+    try:
+        return Path(arg).is_file()
+    except OSError:
+        return False
+
+
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="rag.py", description="Ask a question about PDFs; get a cited, verified answer.")
@@ -406,7 +422,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--chat", action="store_true", help="interactive questions with follow-ups")
     args = parser.parse_args(argv)
     looks_like_document = args.question and (args.question.lower().endswith(".pdf")
-                                             or Path(args.question).is_dir())
+                                             or _is_folder(args.question))
     if args.question and (args.chat or looks_like_document):
         # `rag.py report.pdf` asks the default question about report.pdf; in chat mode every
         # positional is a document.
