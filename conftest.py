@@ -28,12 +28,13 @@ def index_dir(tmp_path_factory):
 
 @pytest.fixture(autouse=True)
 def offline_env(monkeypatch, index_dir, request):
+    monkeypatch.setenv("RAG_INDEX_DIR", index_dir)
     if request.node.get_closest_marker("provider"):
         return
     for name in list(os.environ):
         if name in _HIDDEN or name.startswith(_HIDDEN_PREFIXES):
             monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("RAG_INDEX_DIR", index_dir)
+    monkeypatch.setenv("RAG_INDEX_DIR", index_dir)  # deleted with the other RAG_* just above
     # Belt and braces: anything that still tries the network fails fast instead of hanging.
     monkeypatch.setenv("HTTPS_PROXY", "http://127.0.0.1:9")
     monkeypatch.setenv("HTTP_PROXY", "http://127.0.0.1:9")

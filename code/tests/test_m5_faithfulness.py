@@ -47,3 +47,14 @@ def test_citation_markers_do_not_count_against_a_claim():
 def test_only_citation_markers_are_stripped_from_claims():
     assert split_claims("Call it with [Function] flags [c0]. See note [1] [report:c3].") == [
         "Call it with [Function] flags.", "See note [1]."]
+
+
+@pytest.mark.parametrize("reply, verdict", [
+    ("Yes", True), ("Yes.", True), ("**yes**", True), ("Verdict: YES", True),
+    ("No", False), ("no – because the context says 21%", False), ("Not supported.", False),
+    ("", False), ("I cannot tell", False),
+])
+def test_verifier_replies_are_read_tolerantly(reply, verdict):
+    from faithfulness import parse_verdict
+
+    assert parse_verdict(reply) is verdict
