@@ -342,6 +342,8 @@ def _grounded_answer(system: str, user: str) -> str:
                 if not context_is_data and payload:
                     return payload.group(1)  # the gullible behaviour a data declaration prevents
                 continue
+            if sentence.endswith("?"):
+                continue  # a question in the document (a FAQ's) is not an answer to one
             if sentence not in (s for _, s in candidates):
                 candidates.append((chunk_id, sentence))
 

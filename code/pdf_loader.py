@@ -76,30 +76,38 @@ def strip_running_lines(pages: list[str], edge: int = 2) -> list[str]:
     return cleaned
 
 
+_LIST_ITEM = re.compile(r"^\s*(?:[-*\u2022\u2013]|\(?[0-9a-z]{1,2}[.)])\s+\S")
+
+
 def mark_headings(text: str) -> str:
-    """End heading lines with a full stop. Chunking joins lines with spaces, and a heading
-    without punctuation would then run into the next sentence ("Section 5: Governance Larkspur
-    is led by ..."). A heading here is a line that starts a block, starts with a capital or a
-    digit, has no closing punctuation, and stands alone, or is short (or in Title Case) and comes
-    before a capitalised line."""
+    """End heading and list-item lines with a full stop. Chunking joins lines with spaces, and
+    a line without punctuation would then run into the next sentence ("Section 5: Governance
+    Larkspur is led by ...", "- Sail: move four spaces - Buy: ..."). A heading is a line that
+    starts a block (after a blank line, punctuation or another heading), starts with a capital
+    or a digit, has no closing punctuation, and stands alone, or is short (or in Title Case)
+    and comes before a capitalised line. A list item is a line that starts with a bullet or an
+    item number and has no closing punctuation."""
     lines = text.split("\n")
     lengths = sorted(len(ln.strip()) for ln in lines if ln.strip())
     if not lengths:
         return text
     typical = lengths[len(lengths) // 2]
-    marked = []
+    marked: list[str] = []
     for i, line in enumerate(lines):
         stripped = line.strip()
-        before = lines[i - 1].strip() if i else ""
+        before = marked[-1].strip() if marked else ""  # already marked: a heading ends a block
         after = lines[i + 1].strip() if i + 1 < len(lines) else ""
+        open_ended = bool(stripped) and stripped[-1] not in ".!?:;,"
         is_heading = (
-            stripped and stripped[-1] not in ".!?:;," and (stripped[0].isupper() or stripped[0].isdigit())
+            open_ended and (stripped[0].isupper() or stripped[0].isdigit())
             and len(stripped.split()) <= 15
             and (not before or before[-1] in ".!?:")
             and (not after or ((len(stripped) <= 0.6 * typical or is_title_case(stripped))
                                and (after[0].isupper() or after[0].isdigit())))
         )
-        marked.append(line.rstrip() + "." if is_heading else line)
+        is_list_item = open_ended and bool(_LIST_ITEM.match(stripped)) and (
+            not after or after[0].isupper() or after[0].isdigit() or _LIST_ITEM.match(after))
+        marked.append(line.rstrip() + "." if is_heading or is_list_item else line)
     return "\n".join(marked)
 
 

@@ -11,6 +11,7 @@ Run alone:  python code/pdf_writer.py OUT.pdf    (writes a two-page demo PDF)
 
 from __future__ import annotations
 
+import re
 import sys
 import textwrap
 from pathlib import Path
@@ -32,7 +33,9 @@ def _layout(pages: list[str]) -> list[list[str]]:
     for page in pages:
         lines: list[str] = []
         for paragraph in page.split("\n\n"):
-            lines.extend(textwrap.wrap(" ".join(paragraph.split()), _WRAP) or [""])
+            # Lines are re-wrapped, except that a list item ("- ...") keeps its own line.
+            for item in re.split(r"\n(?=\s*(?:[-*\u2022]|\d+[.)])\s)", paragraph):
+                lines.extend(textwrap.wrap(" ".join(item.split()), _WRAP) or [""])
             lines.append("")
         lines = lines[:-1] if lines and lines[-1] == "" else lines
         for i in range(0, max(len(lines), 1), _LINES_PER_PAGE):

@@ -17,8 +17,13 @@ _ABBREVIATIONS = {
     "st", "no", "fig", "approx", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep",
     "sept", "oct", "nov", "dec", "dept", "est", "al", "cf", "p", "pp", "vol", "ca",
 }
-_BOUNDARY = re.compile(r"[.!?][\"')\]]*(?=\s+[\"'(\[]?[A-Z0-9])")
+# A sentence ends at . ! ? before a capital, a digit or a list bullet, and a colon ends one
+# before a bullet ("you may: - Sail ...").
+_BOUNDARY = re.compile(r"[.!?][\"')\]]*(?=\s+(?:[-*\u2022\u2013]\s+)?[\"'(\[]?[A-Z0-9])"
+                       r"|:(?=\s+[-*\u2022\u2013]\s+\S)")
 PARAGRAPH_BREAK = re.compile(r"\n\s*\n")
+# A sentence that is only a section or item number so far ("3." in "3. Setting Up") goes on.
+_ENUMERATOR = re.compile(r"\s*\(?(?:\d{1,3}(?:\.\d{1,3})*|[A-Za-z])\.$")
 
 
 def _ends_with_abbreviation(text: str, dot: int) -> bool:
@@ -38,7 +43,8 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
     for para_end in [m.start() for m in PARAGRAPH_BREAK.finditer(text)] + [len(text)]:
         start = para_start
         for m in _BOUNDARY.finditer(text, para_start, para_end):
-            if text[m.start()] == "." and _ends_with_abbreviation(text, m.start()):
+            if text[m.start()] == "." and (_ends_with_abbreviation(text, m.start())
+                                           or _ENUMERATOR.match(text, start, m.start() + 1)):
                 continue
             spans.append((start, m.end()))
             start = m.end()

@@ -64,3 +64,14 @@ def test_headings_get_a_full_stop_so_chunks_cannot_glue_them_to_a_sentence():
         "Section 3: Operations and People.", "Our Berlin office opened in July. It has",
         "Twenty staff and room for more.", "Quarterly Report: Overview And Financial Highlights Of The Year.",
         "Revenue grew."]
+
+
+def test_list_items_and_numbered_headings_become_their_own_sentences(tmp_path):
+    from textutils import split_sentences
+
+    page = ("1. Introduction\n\nOn your turn you may:\n- Sail: move up to four spaces\n"
+            "- Buy: take one cube\n\nThen play passes to the left.")
+    text = " ".join(load_pdf_pages(write_pdf(tmp_path / "rules.pdf", [page]))[0].split())
+    assert split_sentences(text) == ["1. Introduction.", "On your turn you may:",
+                                     "- Sail: move up to four spaces.", "- Buy: take one cube.",
+                                     "Then play passes to the left."]
