@@ -24,12 +24,23 @@ def sample_report() -> dict:
     return evaluate(load_questions(SAMPLE_QUESTIONS), [SAMPLE_PDF], get_config())
 
 
-def documented_headline() -> dict[str, float]:
+def documented_headline(block_name: str = "headline") -> dict[str, float]:
+    """{key: value} of the first value column of a marked table in EVALUATION.md."""
     text = EVALUATION_MD.read_text(encoding="utf-8")
-    block = re.search(r"<!-- headline:start -->(.*?)<!-- headline:end -->", text, re.S)
-    assert block, "EVALUATION.md lost its headline table markers"
+    block = re.search(rf"<!-- {block_name}:start -->(.*?)<!-- {block_name}:end -->", text, re.S)
+    assert block, f"EVALUATION.md lost its {block_name} table markers"
     rows = re.findall(r"^\|\s*`(\w+)`\s*\|[^|]*\|\s*([0-9.]+)\s*\|", block.group(1), re.M)
     return {key: float(value) for key, value in rows}
+
+
+def test_documented_held_out_numbers_still_hold():
+    root = EVALUATION_MD.parent / "data" / "heldout"
+    documented = documented_headline("heldout")
+    assert {"hit_at_k", "answer_rate", "faithfulness_answered"} <= set(documented)
+    summary = evaluate(load_questions(root / "rulebook_questions.jsonl"), [root / "rulebook.pdf"],
+                       get_config())["summary"]
+    for key, value in documented.items():
+        assert summary[key] == pytest.approx(value, abs=TOLERANCE), key
 
 
 def test_documented_headline_numbers_still_hold():
