@@ -23,7 +23,6 @@ Then:       python code/evaluate.py --pdf data/heldout/rulebook.pdf \\
 from __future__ import annotations
 
 import argparse
-import json
 import re
 import sys
 from pathlib import Path
@@ -33,6 +32,7 @@ sys.path.insert(0, str(REPO_ROOT / "code"))
 
 from config import run_cli  # noqa: E402
 from pdf_loader import load_pdf_pages  # noqa: E402
+from make_sample_pdf import evidence_problems  # noqa: E402 - the same evidence check
 from pdf_writer import write_pdf  # noqa: E402
 
 HELDOUT = REPO_ROOT / "data" / "heldout"
@@ -40,11 +40,6 @@ PDF_PATH = HELDOUT / "rulebook.pdf"
 PAGES_TXT = HELDOUT / "rulebook_pages.txt"
 QUESTIONS = HELDOUT / "rulebook_questions.jsonl"
 PAGE_SEPARATOR = "=== PAGE ==="
-
-
-def _words(text: str) -> str:
-    # Line wrapping and hyphen repair change whitespace only; compare the words.
-    return " ".join(re.findall(r"\w+", text.lower()))
 
 
 def read_pages() -> list[str]:
@@ -60,24 +55,7 @@ def check(pdf: Path = PDF_PATH) -> list[str]:
     pages = load_pdf_pages(pdf)
     if len(pages) != len(expected):
         problems.append(f"{pdf.name} has {len(pages)} pages, {PAGES_TXT.name} has {len(expected)}")
-    page_words = [_words(p) for p in pages]
-    for number, line in enumerate(QUESTIONS.read_text(encoding="utf-8").splitlines(), start=1):
-        if not line.strip():
-            continue
-        item = json.loads(line)
-        if not item.get("answerable", True):
-            continue
-        evidence = _words(item.get("evidence") or item.get("answer", ""))
-        page = item.get("page")
-        if not evidence:
-            problems.append(f"{QUESTIONS.name} line {number}: answerable but no evidence")
-        elif not page or page > len(pages):
-            problems.append(f"{QUESTIONS.name} line {number}: page {page} is not in the PDF")
-        elif evidence not in page_words[page - 1]:
-            found = [n for n, words in enumerate(page_words, start=1) if evidence in words]
-            problems.append(f"{QUESTIONS.name} line {number}: evidence not on p.{page}"
-                            f" (found on {found or 'no page'})")
-    return problems
+    return problems + evidence_problems(QUESTIONS, pages)
 
 
 def main(argv: list[str] | None = None) -> None:

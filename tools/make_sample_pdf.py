@@ -38,6 +38,30 @@ def _words(text: str) -> str:
     return " ".join(re.findall(r"\w+", text.lower()))
 
 
+def evidence_problems(questions: Path, pages: list[str]) -> list[str]:
+    """One line per answerable question whose evidence is not on the page it names (shared
+    with tools/make_heldout_pdf.py)."""
+    problems: list[str] = []
+    page_words = [_words(p) for p in pages]
+    for number, line in enumerate(questions.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        item = json.loads(line)
+        if not item.get("answerable", True):
+            continue
+        evidence = _words(item.get("evidence") or item.get("answer", ""))
+        page = item.get("page")
+        if not evidence:
+            problems.append(f"{questions.name} line {number}: answerable but no evidence")
+        elif not page or page > len(pages):
+            problems.append(f"{questions.name} line {number}: page {page} is not in the PDF")
+        elif evidence not in page_words[page - 1]:
+            found = [n for n, words in enumerate(page_words, start=1) if evidence in words]
+            problems.append(f"{questions.name} line {number}: evidence not on p.{page}"
+                            f" (found on {found or 'no page'})")
+    return problems
+
+
 def check(pdf: Path = PDF_PATH) -> list[str]:
     """Every problem found, as one line each (empty when the sample set is consistent)."""
     problems: list[str] = []
@@ -47,22 +71,7 @@ def check(pdf: Path = PDF_PATH) -> list[str]:
     text_pages = PAGES_TXT.read_text(encoding="utf-8").split(PAGE_SEPARATOR)
     if [_words(p) for p in text_pages] != [_words(p) for p in SAMPLE_PAGES]:
         problems.append(f"{PAGES_TXT.name} differs from pdf_loader.SAMPLE_PAGES")
-    page_words = [_words(p) for p in pages]
-    for number, line in enumerate(QUESTIONS.read_text(encoding="utf-8").splitlines(), start=1):
-        if not line.strip():
-            continue
-        item = json.loads(line)
-        if not item.get("answerable", True):
-            continue
-        evidence = _words(item.get("evidence") or item.get("answer", ""))
-        page = item.get("page")
-        if not page or page > len(pages):
-            problems.append(f"{QUESTIONS.name} line {number}: page {page} is not in the PDF")
-        elif evidence not in page_words[page - 1]:
-            found = [n for n, words in enumerate(page_words, start=1) if evidence in words]
-            problems.append(f"{QUESTIONS.name} line {number}: evidence not on p.{page}"
-                            f" (found on {found or 'no page'})")
-    return problems
+    return problems + evidence_problems(QUESTIONS, pages)
 
 
 def main(argv: list[str] | None = None) -> None:
