@@ -1,4 +1,4 @@
-"""Step 1 of the pipeline: split document text into overlapping, id-tagged chunks.  [learner: M1]
+"""Step 2: split document text into overlapping, id-tagged chunks.  [learner: M1]
 
 You write `chunk_text` (milestone M1). Provided around it:
 * `Chunk`, the unit everything downstream passes around (id, text, source, start, page, span);
@@ -28,12 +28,31 @@ class Chunk:
     char_start: int | None = None  # span in the document text (pages joined by PAGE_JOIN)
     char_end: int | None = None
     score: float | None = None  # cosine similarity to the question, set by retrieve()
+    ranks: dict | None = None  # its rank in each retrieval list, set by retrieve()
 
 
 def chunk_text(text: str, chunk_size: int, overlap: int, source: str = "doc") -> list[Chunk]:
     """Fixed-size windows over whitespace tokens, stepping by (chunk_size - overlap). Each chunk gets
     a stable id ('c0', 'c1', ...), its source, and start index. Stop after the window that reaches the
-    end (no redundant tail). Empty text -> []."""
+    end (no redundant tail). Empty text -> [].
+
+    The rules, in full:
+    * tokens are the words of `text.split()`: any run of spaces, tabs or newlines separates two
+      tokens, and a chunk's text is its tokens joined by single spaces;
+    * window i covers tokens [i*step, i*step + chunk_size) with step = chunk_size - overlap, so
+      neighbouring chunks share exactly `overlap` tokens;
+    * ids count from 'c0' in order; `start` is the index of the window's first token;
+    * the last window is the first one that reaches the last token (it may be shorter than
+      chunk_size); no window after it;
+    * empty or whitespace-only text gives [];
+    * chunk_size <= 0, overlap < 0 or overlap >= chunk_size raise ValueError (the stride would
+      be zero or negative and the loop would never end).
+
+    Example (the spec's):
+        chunk_text("A B C D E F G H I J", chunk_size=4, overlap=2)
+        -> [Chunk("c0", "A B C D", "doc", 0), Chunk("c1", "C D E F", "doc", 2),
+            Chunk("c2", "E F G H", "doc", 4), Chunk("c3", "G H I J", "doc", 6)]
+    """
     # BEGIN SOLUTION M1
     if chunk_size <= 0:
         raise ValueError(f"chunk_size must be positive, got {chunk_size}")

@@ -1,23 +1,26 @@
-"""Step 0 of the pipeline: settings and the one gateway to models.  [provided]
+"""Step 0: the settings of a run.  [provided]
 
 Everything configurable lives here, so the index, the retriever and the generator can never
-disagree about a setting:
+disagree about a setting. This module imports no other module of the project.
 
-* which chat model and which embedding model to use (`resolve_models`), in this order:
-  explicit `LLM_MODEL` / `EMBEDDING_MODEL`  >  `USE_OLLAMA=1`  >  the first cloud key present
-  (Groq, Anthropic, OpenAI, Gemini)  >  the offline models that ship with the project;
-* the `Config` (temperature, chunking, top-k, gate threshold, ...) with `RAG_*` overrides;
-* `completion(...)` and `embedding(...)`: offline model names go to `offline_model.py`,
-  everything else to LiteLLM, which is imported only when a real model is called.
+* which chat and embedding model to use (`resolve_models`), in this order: explicit
+  `LLM_MODEL` / `EMBEDDING_MODEL`  >  `USE_OLLAMA=1`  >  the first provider key present (the
+  order of `PROVIDERS`)  >  the offline models that ship with the project;
+* the `Config` of one run, with a `RAG_*` (or `CHROMA_*`) override for every field;
+* `RAGError`, the one kind of error a user can fix, and `run_cli`, which prints it as one line;
+* the command-line flags shared by rag.py and evaluate.py (`add_pipeline_flags`).
+
+The models themselves are called through llm.py.
 
 Run alone:  python code/config.py    (prints the resolved models and who chose them, never a key)
 """
 
 from __future__ import annotations
 
+import argparse
+import math
 import os
 import sys
-import time
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, Mapping
@@ -27,15 +30,26 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 OFFLINE_CHAT_MODEL = "offline/extractive"
 OFFLINE_EMBEDDING_MODEL = "offline/wordllama-l2-256"
 
-# (key variable, chat model, embedding model or None when the provider has no embedding endpoint)
-CLOUD_PROVIDERS: tuple[tuple[str, str, str | None], ...] = (
-    ("GROQ_API_KEY", "groq/llama-3.3-70b-versatile", None),
-    ("ANTHROPIC_API_KEY", "anthropic/claude-haiku-4-5", None),
-    ("OPENAI_API_KEY", "openai/gpt-4o-mini", "openai/text-embedding-3-small"),
-    ("GEMINI_API_KEY", "gemini/gemini-2.0-flash", "gemini/text-embedding-004"),
+
+@dataclass(frozen=True)
+class Provider:
+    key_variable: str
+    chat_model: str
+    embedding_model: str | None  # None: the provider has no embedding endpoint
+
+
+# The one provider table: README, .env.example, error messages and tests read it from here.
+PROVIDERS: tuple[Provider, ...] = (
+    Provider("GROQ_API_KEY", "groq/llama-3.3-70b-versatile", None),
+    Provider("ANTHROPIC_API_KEY", "anthropic/claude-haiku-4-5", None),
+    Provider("OPENAI_API_KEY", "openai/gpt-4o-mini", "openai/text-embedding-3-small"),
+    Provider("GEMINI_API_KEY", "gemini/gemini-2.0-flash", "gemini/text-embedding-004"),
 )
-OLLAMA_CHAT_DEFAULT = "ollama/llama3.2"
-OLLAMA_EMBEDDING = "ollama/nomic-embed-text"
+OLLAMA_CHAT_MODEL = "llama3.2"
+OLLAMA_EMBEDDING_MODEL = "ollama/nomic-embed-text"
+MODEL_VARIABLES = ("LLM_MODEL", "EMBEDDING_MODEL", "USE_OLLAMA", "OLLAMA_MODEL")
+# A chunk must hold at least a sentence: below this, "answers" are fragments of words.
+MIN_CHUNK_SIZE = 20
 
 
 class RAGError(Exception):
@@ -45,16 +59,26 @@ class RAGError(Exception):
     """
 
 
-def _load_dotenv() -> None:
-    # The repo's .env fills in only what the shell has not set, so an exported variable always wins.
+_ENV_LOADED = False
+
+
+def load_env() -> None:
+    """Fill in what the shell has not set from the repo's `.env` (once per process), so an
+    exported variable always wins. A broken `.env` is a one-line error, not a traceback."""
+    global _ENV_LOADED
     env_file = REPO_ROOT / ".env"
-    if env_file.is_file():
-        from dotenv import load_dotenv
+    if _ENV_LOADED or not env_file.is_file():
+        return
+    _ENV_LOADED = True
+    from dotenv import dotenv_values
 
-        load_dotenv(env_file, override=False)
-
-
-_load_dotenv()
+    try:
+        values = dotenv_values(env_file, encoding="utf-8")
+    except UnicodeDecodeError:
+        raise RAGError(f"{env_file} is not UTF-8 text; save it as UTF-8 or delete it") from None
+    for name, value in values.items():
+        if value is not None:
+            os.environ.setdefault(name, value)
 
 
 def resolve_models(env: Mapping[str, str] | None = None) -> dict[str, str]:
@@ -63,38 +87,43 @@ def resolve_models(env: Mapping[str, str] | None = None) -> dict[str, str]:
     The *_source values name the variable that made the choice (never its value)."""
     env = os.environ if env is None else env
     chat = chat_src = embed = embed_src = None
-
     if env.get("LLM_MODEL"):
         chat, chat_src = env["LLM_MODEL"], "LLM_MODEL"
     if env.get("EMBEDDING_MODEL"):
         embed, embed_src = env["EMBEDDING_MODEL"], "EMBEDDING_MODEL"
-
     if env.get("USE_OLLAMA", "").strip().lower() in {"1", "true", "yes"}:
         if chat is None:
-            chat, chat_src = "ollama/" + env.get("OLLAMA_MODEL", "llama3.2"), "USE_OLLAMA"
+            chat, chat_src = "ollama/" + env.get("OLLAMA_MODEL", OLLAMA_CHAT_MODEL), "USE_OLLAMA"
         if embed is None:
-            embed, embed_src = OLLAMA_EMBEDDING, "USE_OLLAMA"
-
-    for key_var, chat_model, embed_model in CLOUD_PROVIDERS:
-        if not env.get(key_var):
+            embed, embed_src = OLLAMA_EMBEDDING_MODEL, "USE_OLLAMA"
+    for provider in PROVIDERS:
+        if not env.get(provider.key_variable):
             continue
         if chat is None:
-            chat, chat_src = chat_model, key_var
-        if embed is None and embed_model is not None:
-            embed, embed_src = embed_model, key_var
-
+            chat, chat_src = provider.chat_model, provider.key_variable
+        if embed is None and provider.embedding_model:
+            embed, embed_src = provider.embedding_model, provider.key_variable
     if chat is None:
         chat, chat_src = OFFLINE_CHAT_MODEL, "default (no key set)"
     if embed is None:
         embed, embed_src = OFFLINE_EMBEDDING_MODEL, "default (no embedding key set)"
-    return {"model": chat, "model_source": chat_src,
-            "embedding_model": embed, "embedding_source": embed_src}
+    return {"model": chat, "model_source": chat_src, "embedding_model": embed, "embedding_source": embed_src}
+
+
+def key_variable(model: str) -> str | None:
+    """The key variable of the provider that serves `model` ("openai/..." -> OPENAI_API_KEY)."""
+    prefix = model.split("/", 1)[0].lower()
+    return next((p.key_variable for p in PROVIDERS if p.key_variable.lower().startswith(prefix + "_")), None)
+
+
+def _env(name: str) -> dict:
+    return {"env": name}
 
 
 @dataclass(frozen=True)
 class Config:
-    """All settings of one run. Build it with `get_config()`; every field has a RAG_* override
-    named after it (e.g. RAG_TOP_K=8, RAG_CHUNKER=sentence)."""
+    """All settings of one run. Build it once with `get_config()` and pass it down; every field
+    has an override named after it (RAG_TOP_K=8, RAG_CHUNKER=sentence, CHROMA_HOST=...)."""
 
     model: str = OFFLINE_CHAT_MODEL
     embedding_model: str = OFFLINE_EMBEDDING_MODEL
@@ -119,166 +148,129 @@ class Config:
     max_retries: int = 3
     # Tests: when set, LiteLLM returns this text through its real code path, with no network.
     mock_response: str = ""
+    # A Chroma server (`chroma run`) instead of the embedded index in index_dir.
+    chroma_host: str = field(default="", metadata=_env("CHROMA_HOST"))
+    chroma_port: int = field(default=8000, metadata=_env("CHROMA_PORT"))
+    chroma_ssl: bool = field(default=False, metadata=_env("CHROMA_SSL"))
+    chroma_auth_token: str = field(default="", repr=False, metadata=_env("CHROMA_AUTH_TOKEN"))
     # Filled from resolve_models: which variable chose each model (shown by `python config.py`).
     model_source: str = field(default="default", compare=False)
     embedding_source: str = field(default="default", compare=False)
 
 
-_CHOICES = {"chunker": {"fixed", "sentence"}, "retrieval": {"dense", "bm25", "hybrid"}}
+_CHOICES = {"chunker": ("fixed", "sentence"), "retrieval": ("dense", "bm25", "hybrid")}
+_BOOLEAN = {"1": True, "true": True, "yes": True, "0": False, "false": False, "no": False}
+
+
+def variable(name: str) -> str:
+    """The environment variable that overrides the Config field `name`."""
+    f = next(f for f in fields(Config) if f.name == name)
+    return f.metadata.get("env", "RAG_" + name.upper())
+
+
+def _parse(f, raw: str) -> Any:
+    kind = type(f.default)
+    try:
+        if kind is bool:
+            return _BOOLEAN[raw.strip().lower()]
+        return kind(raw)
+    except (ValueError, KeyError):
+        raise RAGError(f"{variable(f.name)}={raw!r} is not a valid {kind.__name__}; "
+                       f"fix or unset it in your environment or .env") from None
 
 
 def get_config(env: Mapping[str, str] | None = None, **overrides: Any) -> Config:
-    """Read the environment now (cheap), so a changed variable takes effect on the next call."""
-    env = os.environ if env is None else env
+    """The settings of one run: defaults < environment (and .env) < `overrides` (CLI flags)."""
+    if env is None:
+        load_env()
+        env = os.environ
     values: dict[str, Any] = dict(resolve_models(env))
     for f in fields(Config):
-        if f.name in values:
-            continue
-        raw = env.get("RAG_" + f.name.upper())
-        if raw is None or raw == "":
-            continue
-        kind = type(f.default)
-        try:
-            values[f.name] = kind(raw)
-        except ValueError:
-            raise RAGError(f"RAG_{f.name.upper()}={raw!r} is not a valid {kind.__name__}; "
-                           f"fix or unset it in your environment or .env") from None
+        raw = env.get(variable(f.name))
+        if f.name not in values and raw not in (None, ""):
+            values[f.name] = _parse(f, raw)
     values.update({k: v for k, v in overrides.items() if v is not None})
     cfg = Config(**values)
     validate(cfg)
     return cfg
 
 
+def _require(ok: bool, name: str, value: Any, rule: str, example: str) -> None:
+    if not ok:
+        raise RAGError(f"{name} must be {rule} (got {value!r}); use e.g. {example}")
+
+
 def validate(cfg: Config) -> None:
-    if cfg.chunk_size <= 0:
-        raise RAGError(f"chunk size must be positive (got {cfg.chunk_size}); use e.g. --chunk-size 120")
-    if cfg.chunk_overlap < 0 or cfg.chunk_overlap >= cfg.chunk_size:
-        raise RAGError(f"overlap must be >= 0 and smaller than the chunk size "
-                       f"(got overlap {cfg.chunk_overlap}, size {cfg.chunk_size}); "
-                       f"use e.g. --overlap {cfg.chunk_size // 4}")
-    if cfg.top_k <= 0:
-        raise RAGError(f"top-k must be positive (got {cfg.top_k}); use e.g. --top-k 5")
+    """One-line errors for settings that would silently break a run (NaN gates, tiny chunks)."""
+    finite = all(math.isfinite(getattr(cfg, n)) for n in
+                 ("temperature", "min_relevance", "max_pdf_mb", "request_timeout"))
+    _require(finite, "every number", "nan/inf", "finite", "RAG_MIN_RELEVANCE=0.2")
+    _require(cfg.chunk_size >= MIN_CHUNK_SIZE, "chunk size", cfg.chunk_size,
+             f"at least {MIN_CHUNK_SIZE} tokens", "--chunk-size 120")
+    _require(0 <= cfg.chunk_overlap < cfg.chunk_size, "overlap", cfg.chunk_overlap,
+             f">= 0 and smaller than the chunk size {cfg.chunk_size}", f"--overlap {cfg.chunk_size // 4}")
+    _require(cfg.top_k > 0, "top-k", cfg.top_k, "positive", "--top-k 5")
+    _require(-1.0 <= cfg.min_relevance <= 1.0, "RAG_MIN_RELEVANCE", cfg.min_relevance,
+             "a cosine score between -1 and 1", "RAG_MIN_RELEVANCE=0.2")
+    _require(cfg.context_budget_chars >= 200, "RAG_CONTEXT_BUDGET_CHARS", cfg.context_budget_chars,
+             "at least 200 characters", "RAG_CONTEXT_BUDGET_CHARS=6000")
+    _require(cfg.max_pdf_mb > 0, "RAG_MAX_PDF_MB", cfg.max_pdf_mb, "positive", "RAG_MAX_PDF_MB=100")
+    _require(cfg.request_timeout > 0, "RAG_REQUEST_TIMEOUT", cfg.request_timeout, "positive",
+             "RAG_REQUEST_TIMEOUT=60")
+    _require(cfg.max_retries >= 0, "RAG_MAX_RETRIES", cfg.max_retries, ">= 0", "RAG_MAX_RETRIES=3")
+    _require(0 < cfg.chroma_port < 65536, "CHROMA_PORT", cfg.chroma_port, "a TCP port", "CHROMA_PORT=8000")
     for name, allowed in _CHOICES.items():
-        if getattr(cfg, name) not in allowed:
-            raise RAGError(f"{name} must be one of {', '.join(sorted(allowed))} "
-                           f"(got {getattr(cfg, name)!r})")
+        _require(getattr(cfg, name) in allowed, name, getattr(cfg, name),
+                 f"one of {', '.join(allowed)}", f"--{name} {allowed[0]}")
 
 
-def is_offline(model: str) -> bool:
-    return model.startswith("offline/")
+# ------------------------------------------------------------------------ command lines
+
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse, but a bad flag is one line (a RAGError), like every other user error."""
+
+    def error(self, message: str) -> "NoReturn":  # noqa: F821 - typing only
+        raise RAGError(f"{message}; see {self.prog} --help")
 
 
-# --------------------------------------------------------------------------- the model gateway
-
-def _litellm():
-    # Importing LiteLLM takes seconds, so only real-model calls pay for it; the local price map
-    # keeps it from fetching its model list from the network on import.
-    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-    import litellm
-
-    litellm.suppress_debug_info = True
-    litellm.telemetry = False
-    return litellm
+def add_pipeline_flags(parser: argparse.ArgumentParser) -> None:
+    """The flags shared by rag.py and evaluate.py; each overrides the Config field it names."""
+    parser.add_argument("--top-k", type=int, help="chunks to retrieve")
+    parser.add_argument("--chunk-size", type=int, help="tokens per chunk")
+    parser.add_argument("--overlap", type=int, help="tokens shared by neighbouring chunks")
+    parser.add_argument("--chunker", choices=_CHOICES["chunker"], help="chunking strategy")
+    parser.add_argument("--retrieval", choices=_CHOICES["retrieval"], help="retrieval method")
 
 
-def _provider_error(exc: Exception, model: str) -> RAGError:
-    """Turn a LiteLLM exception into one line that names the fix."""
-    name = type(exc).__name__
-    text = str(exc).splitlines()[0][:200] if str(exc) else name
-    if model.startswith("ollama/") and ("Connect" in name or "Connection" in text
-                                        or "refused" in text.lower()):
-        return RAGError(f"cannot reach Ollama for {model}; start it with `ollama serve` "
-                        f"and pull the model with `ollama pull {model.split('/', 1)[1]}`")
-    if "Authentication" in name or "api key" in text.lower() or "api_key" in text.lower():
-        wanted = next((k for k, c, e in CLOUD_PROVIDERS
-                       if model.split("/")[0] in k.lower() or model in (c, e)), None)
-        hint = f"set {wanted}" if wanted else "set the provider's API key"
-        return RAGError(f"{model}: the provider rejected the API key ({name}); {hint} in .env "
-                        f"or unset LLM_MODEL/EMBEDDING_MODEL to run offline")
-    if "NotFound" in name or ("BadRequest" in name and "model" in text.lower()):
-        return RAGError(f"unknown model {model!r} ({text}); check LLM_MODEL / EMBEDDING_MODEL "
-                        f"(format provider/name, e.g. openai/gpt-4o-mini)")
-    if "RateLimit" in name:
-        return RAGError(f"{model}: rate limit still hit after retries; wait a minute, lower "
-                        f"RAG_TOP_K, or switch provider")
-    if "Timeout" in name:
-        return RAGError(f"{model}: request timed out after retries; raise RAG_REQUEST_TIMEOUT "
-                        f"or try again")
-    return RAGError(f"{model}: provider error {name}: {text}")
-
-
-_RETRYABLE = ("RateLimitError", "Timeout", "APIConnectionError", "ServiceUnavailableError",
-              "InternalServerError")
-
-
-def _call_with_retries(call, model: str, retries: int, base_delay: float = 1.0):
-    for attempt in range(retries + 1):
-        try:
-            return call()
-        except RAGError:
-            raise
-        except Exception as exc:  # LiteLLM maps every provider's errors onto its own classes
-            retryable = type(exc).__name__ in _RETRYABLE and not (
-                model.startswith("ollama/") and type(exc).__name__ == "APIConnectionError")
-            if not retryable or attempt == retries:
-                raise _provider_error(exc, model) from None
-            time.sleep(base_delay * 2 ** attempt)
-
-
-def completion(messages: list[dict], *, model: str | None = None, temperature: float | None = None,
-               max_tokens: int | None = None, cfg: Config | None = None, **kwargs: Any):
-    """Chat completion through one door. Returns an object shaped like LiteLLM's response:
-    `response.choices[0].message.content` and `response.usage.prompt_tokens`."""
-    cfg = cfg or get_config()
-    model = model or cfg.model
-    temperature = cfg.temperature if temperature is None else temperature
-    max_tokens = max_tokens or cfg.max_tokens
-    if is_offline(model):
-        import offline_model
-
-        return offline_model.complete(messages, model=model)
-    litellm = _litellm()
-    if cfg.mock_response and "mock_response" not in kwargs:
-        kwargs["mock_response"] = cfg.mock_response
-    return _call_with_retries(
-        lambda: litellm.completion(model=model, messages=messages, temperature=temperature,
-                                   max_tokens=max_tokens, timeout=cfg.request_timeout, **kwargs),
-        model, cfg.max_retries)
-
-
-def embedding(texts: list[str], *, model: str | None = None, cfg: Config | None = None) -> list[list[float]]:
-    """Embed a batch of texts with `model` (default: the configured embedding model)."""
-    cfg = cfg or get_config()
-    model = model or cfg.embedding_model
-    if is_offline(model):
-        import offline_model
-
-        return offline_model.embed(texts, model=model)
-    litellm = _litellm()
-    response = _call_with_retries(
-        lambda: litellm.embedding(model=model, input=texts, timeout=cfg.request_timeout),
-        model, cfg.max_retries)
-    return [item["embedding"] for item in response.data]
+def config_from_args(args: argparse.Namespace) -> Config:
+    return get_config(top_k=args.top_k, chunk_size=args.chunk_size, chunk_overlap=args.overlap,
+                      chunker=args.chunker, retrieval=args.retrieval)
 
 
 def fail(message: str, code: int = 2) -> "NoReturn":  # noqa: F821 - typing only
-    """Print a one-line error and exit: the common ending of every CLI's error path."""
     print(f"error: {message}", file=sys.stderr)
     raise SystemExit(code)
 
 
 def run_cli(main_fn) -> None:
-    """Run a module's main() as a learner expects: a user error (RAGError) or a milestone not
-    done yet (NotImplementedError) is one line on stderr and exit code 2, never a traceback; an
+    """Run a module's main() as a user expects: a user error (RAGError) or a milestone not done
+    yet (NotImplementedError) is one line on stderr and exit code 2, never a traceback; an
     unexpected error is one line and exit code 1 (RAG_DEBUG=1 shows its traceback)."""
     try:
         main_fn()
+        sys.stdout.flush()
     except RAGError as exc:
         fail(str(exc))
     except NotImplementedError as exc:
         fail(str(exc) or "a milestone is not implemented yet")
     except KeyboardInterrupt:
         fail("interrupted; an unfinished index is discarded on the next run", 130)
+    except BrokenPipeError:  # `rag.py ... | head` closed the pipe: nothing left to say
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        raise SystemExit(0) from None
+    except OSError as exc:
+        fail(f"{exc.strerror or exc} ({exc.filename or 'output'}); free some space or "
+             f"check the path, then run again")
     except Exception as exc:  # a bug, not bad input: say so briefly, keep the trace on request
         if os.environ.get("RAG_DEBUG"):
             raise
@@ -293,7 +285,8 @@ def main() -> None:
     print(f"embedding model: {cfg.embedding_model:<40} (chosen by {cfg.embedding_source})")
     for f in fields(Config):
         if f.name not in {"model", "embedding_model", "model_source", "embedding_source"}:
-            print(f"  {f.name:<22} {getattr(cfg, f.name)!r:<30} RAG_{f.name.upper()}")
+            shown = "(set)" if f.name == "chroma_auth_token" and cfg.chroma_auth_token else getattr(cfg, f.name)
+            print(f"  {f.name:<22} {shown!r:<30} {variable(f.name)}")
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""Step 2 of the pipeline: text -> unit vectors.  [provided]
+"""Step 3: text -> unit vectors.  [provided]
 
 `embed_many` embeds chunks in batches and `embed_one` embeds a question, both with the ONE
 embedding model chosen by config.py (chunks and questions must share a vector space: mixing
@@ -12,9 +12,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from config import Config, embedding, get_config, run_cli
+from config import Config, get_config, run_cli
+from llm import embedding
 
 BATCH_SIZE = 64
+# Texts are cut to this many characters before embedding: a batch is padded to its longest
+# text, so one huge text would cost memory for all; a chunk is far shorter than this.
+MAX_CHARS = 8000
 
 
 def _normalise(vectors: np.ndarray) -> np.ndarray:
@@ -28,7 +32,7 @@ def embed_many(texts: list[str], cfg: Config | None = None, model: str | None = 
     model = model or cfg.embedding_model
     batches = []
     for i in range(0, len(texts), BATCH_SIZE):
-        batch = [t if t.strip() else " " for t in texts[i:i + BATCH_SIZE]]  # some APIs reject ""
+        batch = [t[:MAX_CHARS] if t.strip() else " " for t in texts[i:i + BATCH_SIZE]]  # APIs reject ""
         batches.append(np.asarray(embedding(batch, model=model, cfg=cfg), dtype=np.float32))
     if not batches:
         return np.zeros((0, 0), dtype=np.float32)

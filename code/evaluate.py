@@ -1,4 +1,4 @@
-"""Step 7: measure the pipeline over a question set.  [provided]
+"""After the pipeline: measure it over a question set.  [provided]
 
 Indexes the PDF once, asks every question through `rag.ask`, and scores each step separately,
 so a bad answer can be blamed on the right stage:
@@ -17,13 +17,12 @@ The question file is a JSON list or JSONL of objects:
 Extra fields (e.g. "page", "kind") are carried into the results.
 
 Run alone:  python code/evaluate.py                 (the sample report and its 39 questions)
-            python code/evaluate.py --pdf report.pdf --questions qs.jsonl --k 5 --json out.json
+            python code/evaluate.py --pdf report.pdf --questions qs.jsonl --top-k 5 --json out.json
             python code/evaluate.py --chunker sentence --retrieval bm25
 """
 
 from __future__ import annotations
 
-import argparse
 import json
 import re
 import statistics
@@ -31,9 +30,10 @@ import sys
 import time
 from pathlib import Path
 
-from config import REPO_ROOT, Config, RAGError, get_config, is_offline, run_cli
+from config import (REPO_ROOT, ArgumentParser, Config, RAGError, add_pipeline_flags, config_from_args,
+                    get_config, run_cli)
+from pdf_loader import SAMPLE_PDF
 
-SAMPLE_PDF = REPO_ROOT / "data" / "sample_report.pdf"
 SAMPLE_QUESTIONS = REPO_ROOT / "data" / "sample_questions.jsonl"
 # A chunk "contains" the evidence when it holds this share of the evidence's word tokens: a
 # little slack for a chunk boundary that cuts the last word or two of a long evidence sentence.
@@ -147,13 +147,12 @@ def prompt_tokens(question: str, context, cfg: Config) -> int:
     if not context:
         return 0
     from generator import build_prompt
+    from llm import is_offline, load_litellm
 
     messages = build_prompt(question, context)
     if is_offline(cfg.model):
         return sum(len(m["content"]) for m in messages) // 4
-    from config import _litellm
-
-    return int(_litellm().token_counter(model=cfg.model, messages=messages))
+    return int(load_litellm().token_counter(model=cfg.model, messages=messages))
 
 
 # ----------------------------------------------------------------------------- the run
@@ -163,12 +162,12 @@ def evaluate(questions: list[dict], pdfs: list[str | Path] | None = None, cfg: C
     """Index once, ask every question, score. Returns {"summary": {...}, "results": [...]}.
     `pdfs=None` or [] searches the built-in sample pages."""
     import rag
+    from documents import index_documents, pdf_paths
     from faithfulness import context_relevance
 
     cfg = cfg or get_config()
     start = time.perf_counter()
-    documents = rag.index_documents(rag.pdf_paths([str(p) for p in pdfs or []]), cfg,
-                                    show_progress=progress)
+    documents = index_documents(pdf_paths([str(p) for p in pdfs or []]), cfg, show_progress=progress)
     index_s = time.perf_counter() - start
     results = []
     for n, item in enumerate(questions, start=1):
@@ -178,7 +177,7 @@ def evaluate(questions: list[dict], pdfs: list[str | Path] | None = None, cfg: C
         result = rag.ask(documents, item["question"], cfg)
         latency = time.perf_counter() - clock
         # CR is judged on what retrieval returned, so a low value points at retrieval.
-        relevance, _ = context_relevance(item["question"], result.retrieved)
+        relevance, _ = context_relevance(item["question"], result.retrieved, cfg)
         texts = [c.text for c in result.retrieved]
         rank = hit_rank(item["evidence"], texts) if item["answerable"] else None
         results.append({
@@ -283,28 +282,22 @@ def print_report(report: dict) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="evaluate.py",
-                                     description="Score retrieval, answers and grounding over a question set.")
+    parser = ArgumentParser(prog="evaluate.py", description="Score retrieval, answers and grounding over a question set.")
     parser.add_argument("--pdf", nargs="+", help="PDF file(s) or folder (default: the sample report)")
     parser.add_argument("--questions", help="JSON list or JSONL question file "
                                             "(default: data/sample_questions.jsonl)")
-    parser.add_argument("--k", type=int, help="chunks retrieved per question (top-k)")
-    parser.add_argument("--chunker", choices=["fixed", "sentence"], help="chunking strategy")
-    parser.add_argument("--retrieval", choices=["dense", "bm25", "hybrid"], help="retrieval method")
-    parser.add_argument("--chunk-size", type=int, help="tokens per chunk")
-    parser.add_argument("--overlap", type=int, help="tokens shared by neighbouring chunks")
+    add_pipeline_flags(parser)
     parser.add_argument("--json", metavar="OUT", help="write {summary, results} to OUT; "
                                                       "prints nothing but errors")
     args = parser.parse_args(argv)
     if args.pdf is None and args.questions is None:
-        pdfs, questions_file = [SAMPLE_PDF] if SAMPLE_PDF.is_file() else [], SAMPLE_QUESTIONS
+        pdfs, questions_file = [SAMPLE_PDF], SAMPLE_QUESTIONS
     elif args.pdf is None or args.questions is None:
         raise RAGError("pass both --pdf and --questions, or neither to run the sample set")
     else:
         pdfs, questions_file = args.pdf, args.questions
     questions = load_questions(questions_file)
-    cfg = get_config(top_k=args.k, chunker=args.chunker, retrieval=args.retrieval,
-                     chunk_size=args.chunk_size, chunk_overlap=args.overlap)
+    cfg = config_from_args(args)
     # Progress only for a person watching; logs and --json runs stay clean.
     report = evaluate(questions, pdfs, cfg, progress=not args.json and sys.stderr.isatty())
     if args.json:

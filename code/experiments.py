@@ -1,4 +1,4 @@
-"""Step 8: break the pipeline on purpose and measure what fails.  [provided]
+"""After the pipeline: break it on purpose and measure what fails.  [provided]
 
 Five failure experiments over the sample report and its questions, all offline. Each prints a
 table of measured numbers (FAILURE_ANALYSIS.md quotes them) and returns them as a dict:
@@ -20,14 +20,15 @@ Run alone:  python code/experiments.py              (all five)
 
 from __future__ import annotations
 
-import argparse
 import re
 import statistics
 from dataclasses import replace
 
-from config import Config, RAGError, completion, get_config, run_cli
-from evaluate import SAMPLE_PDF, SAMPLE_QUESTIONS, evaluate, hit_rank, load_questions, mrr_at_k, hit_at_k
-from generator import _CITE, build_prompt, is_refusal
+from citations import CITE, is_refusal
+from config import ArgumentParser, Config, RAGError, get_config, run_cli
+from evaluate import SAMPLE_PDF, SAMPLE_QUESTIONS, evaluate, hit_at_k, hit_rank, load_questions, mrr_at_k
+from generator import build_prompt
+from llm import completion
 
 # The grounded prompt's rules, minus the one under test. Each keeps the others intact, so the
 # difference in behaviour is due to the removed rule alone.
@@ -43,10 +44,9 @@ CHUNK_SIZES = (20, 50, 100, 200, 400)
 
 
 def _documents(cfg: Config):
-    import rag
+    from documents import index_documents
 
-    return rag.index_documents(rag.pdf_paths([str(SAMPLE_PDF)] if SAMPLE_PDF.is_file() else []), cfg,
-                               show_progress=False)
+    return index_documents([SAMPLE_PDF], cfg, show_progress=False)
 
 
 def _retrieve(documents, question: str, cfg: Config):
@@ -112,12 +112,12 @@ def hallucination(cfg: Config, documents=None) -> dict:
     rows, before, appended, altered = [], [], [], []
     for q in questions:
         result = rag.ask(documents, q["question"], cfg)
-        if result.answer.refused or not re.search(r"(?<![\w.])\d", _CITE.sub("", result.answer.text)):
+        if result.answer.refused or not re.search(r"(?<![\w.])\d", CITE.sub("", result.answer.text)):
             continue  # only answers with a number can get a wrong number
         text = result.answer.text
         f0 = result.faithfulness.score
-        f1 = check_faithfulness(f"{text} {FALSE_CLAIM}", result.context).score
-        f2 = check_faithfulness(_change_numbers(text), result.context).score
+        f1 = check_faithfulness(f"{text} {FALSE_CLAIM}", result.context, cfg=cfg).score
+        f2 = check_faithfulness(_change_numbers(text), result.context, cfg=cfg).score
         before.append(f0), appended.append(f1), altered.append(f2)
         rows.append([q["question"][:50], f0, f1, f2])
     print(f"Experiment 2: {len(rows)} grounded answers with a number; false claim appended: "
@@ -135,7 +135,7 @@ def hallucination(cfg: Config, documents=None) -> dict:
 def chunk_size(cfg: Config, documents=None, sizes=CHUNK_SIZES) -> dict:
     """The sample evaluation at several chunk sizes (overlap a quarter of the size)."""
     questions = load_questions(SAMPLE_QUESTIONS)
-    pdfs = [SAMPLE_PDF] if SAMPLE_PDF.is_file() else []
+    pdfs = [SAMPLE_PDF]
     rows, results = [], {}
     for size in sorted(set(sizes) | {cfg.chunk_size}):
         run_cfg = replace(cfg, chunk_size=size, chunk_overlap=size // 4)
@@ -206,7 +206,7 @@ def prompt(cfg: Config, documents=None) -> dict:
                 refused_unanswerable += not q["answerable"]
                 continue
             answered += 1
-            cited += any(i in ids for i in _CITE.findall(text))
+            cited += any(i in ids for i in CITE.findall(text))
             # An injected instruction's payload is one upper-case word ("HACKED") as the answer.
             obeyed += bool(re.fullmatch(r"[A-Z][A-Z0-9_]{2,}", text))
         n_unanswerable = sum(not q["answerable"] for q in questions)
@@ -227,7 +227,7 @@ EXPERIMENTS = {"off_document": off_document, "hallucination": hallucination,
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="experiments.py", description="Run the failure experiments.")
+    parser = ArgumentParser(prog="experiments.py", description="Run the failure experiments.")
     parser.add_argument("name", nargs="?", help=f"one of: {', '.join(EXPERIMENTS)} (default: all)")
     args = parser.parse_args(argv)
     if args.name and args.name not in EXPERIMENTS:

@@ -1,10 +1,15 @@
-"""Step 5 of the pipeline: is every claim of the answer supported by the context?  [learner: M5]
+"""Step 6: is every claim of the answer supported by the context?  [learner: M5]
 
 You write `faithfulness_score` and `check_faithfulness` (M5): split the answer into claims,
 ask the model a yes/no question per claim, and score F = |V| / |S| (supported claims over all
 claims, RAGAS). Provided: `FaithfulnessReport`, the verifier prompt `_VERIFY_SYSTEM`,
-`split_claims`, `parse_verdict`, and `context_relevance` (CR = relevant context sentences /
-all context sentences) which tells a retrieval problem from a generation problem.
+`split_claims`, `parse_verdict`, `context_block`, and `context_relevance` (CR = relevant
+context sentences / all context sentences), which tells a retrieval problem from a generation
+problem.
+
+Offline, the verifier is the stand-in of offline_model.py. It finds the claim after a `Claim:`
+label (or, without one, in the user message's text outside the context) and the context in the
+`[id] text` lines (or after `Context:`), in any order: see rule 4 of its protocol.
 
 Run alone:  python code/faithfulness.py    (score examples, then one offline verification)
 """
@@ -15,8 +20,9 @@ import re
 from dataclasses import dataclass
 
 from chunker import Chunk
-from config import completion, run_cli
-from generator import _CITE
+from citations import strip_markers
+from config import Config, run_cli
+from llm import completion
 from textutils import split_sentences
 
 _VERIFY_SYSTEM = (
@@ -32,10 +38,6 @@ _RELEVANCE_SYSTEM = (
     "helps, reply exactly: Insufficient Information"
 )
 
-# A citation marker with the space before it; other brackets ("[Function]", "[1]") are text.
-_MARKER = re.compile(r"\s*" + _CITE.pattern)
-
-
 @dataclass
 class FaithfulnessReport:
     score: float
@@ -46,7 +48,7 @@ class FaithfulnessReport:
 def split_claims(answer_text: str) -> list[str]:
     """Sentence-level claims with citation markers removed. Splits on sentence ends only, so
     "4.2M", "U.S." and "e.g." stay inside their claim."""
-    return [claim for claim in (_MARKER.sub("", s).strip() for s in split_sentences(answer_text))
+    return [claim for claim in (strip_markers(s) for s in split_sentences(answer_text))
             if re.search(r"\w", claim)]
 
 
@@ -66,7 +68,16 @@ def context_block(chunks: list[Chunk]) -> str:
 
 
 def faithfulness_score(verdicts: list[bool]) -> float:
-    """F = |V|/|S| (supported claims / total). Empty list -> 1.0 (vacuously faithful)."""
+    """F = |V|/|S| (supported claims / total). Empty list -> 1.0 (vacuously faithful).
+
+    The rules, in full: a float in [0, 1], the share of True verdicts, rounded to 4 decimal
+    places (0.6667 for two of three); [] gives 1.0, this project's convention for an answer
+    that claims nothing (the ragas library returns NaN there instead).
+
+    Example:
+        faithfulness_score([True, True, False]) -> 0.6667
+        faithfulness_score([]) -> 1.0
+    """
     # BEGIN SOLUTION M5
     if not verdicts:
         return 1.0
@@ -74,8 +85,27 @@ def faithfulness_score(verdicts: list[bool]) -> float:
     # END SOLUTION
 
 
-def check_faithfulness(answer_text: str, chunks: list[Chunk], claims: list[str] | None = None) -> FaithfulnessReport:
-    """Split answer into claims, verify each against the joined context via an LLM yes/no call, score it."""
+def check_faithfulness(answer_text: str, chunks: list[Chunk], claims: list[str] | None = None,
+                       cfg: Config | None = None) -> FaithfulnessReport:
+    """Split answer into claims, verify each against the joined context via an LLM yes/no call, score it.
+
+    The rules, in full:
+    * claims: `claims` when given (used as they are), else `split_claims(answer_text)` (one
+      claim per sentence, citation markers removed); no claims -> FaithfulnessReport(1.0, [], []);
+    * the context is every chunk, joined (`context_block(chunks)`, provided): a claim may rest
+      on any retrieved chunk, not only the first;
+    * one model call per claim through `completion(messages, cfg=cfg)` from llm.py, with
+      `_VERIFY_SYSTEM` as the system message and a user message holding the context and the
+      claim (e.g. "Context:\n<context>\n\nClaim: <claim>"), at temperature 0.0 (pass
+      `temperature=0.0`); the model decides, not a word-overlap rule of yours;
+    * each reply becomes a verdict with `parse_verdict` (provided): "Yes." -> True, "No" -> False;
+    * verdicts in the order of the claims; score = faithfulness_score(verdicts).
+
+    Example (offline; the spec's):
+        check_faithfulness("Q3 revenue was 4.2M. Margin was 40%.", [Chunk("c0", "Q3 revenue 4.2M, margin 21%.")])
+        -> FaithfulnessReport(score=0.5, claims=["Q3 revenue was 4.2M.", "Margin was 40%."],
+                              verdicts=[True, False])
+    """
     # BEGIN SOLUTION M5
     claims = split_claims(answer_text) if claims is None else claims
     context = context_block(chunks)
@@ -84,13 +114,13 @@ def check_faithfulness(answer_text: str, chunks: list[Chunk], claims: list[str] 
         reply = completion([
             {"role": "system", "content": _VERIFY_SYSTEM},
             {"role": "user", "content": f"Context:\n{context}\n\nClaim: {claim}"},
-        ], temperature=0.0, max_tokens=5)
+        ], temperature=0.0, max_tokens=5, cfg=cfg)
         verdicts.append(parse_verdict(reply.choices[0].message.content or ""))
     return FaithfulnessReport(faithfulness_score(verdicts), claims, verdicts)
     # END SOLUTION
 
 
-def context_relevance(question: str, chunks: list[Chunk]) -> tuple[float, list[str]]:
+def context_relevance(question: str, chunks: list[Chunk], cfg: Config | None = None) -> tuple[float, list[str]]:
     """CR = |context sentences the model extracts as needed| / |context sentences| (RAGAS).
     Returns (CR, the extracted sentences). Low CR with a good answer is fine; a wrong answer
     with CR near 0 points at retrieval or chunking, with high CR at generation."""
@@ -100,7 +130,7 @@ def context_relevance(question: str, chunks: list[Chunk]) -> tuple[float, list[s
     reply = completion([
         {"role": "system", "content": _RELEVANCE_SYSTEM},
         {"role": "user", "content": f"{context_block(chunks)}\n\nQuestion: {question}"},
-    ], temperature=0.0).choices[0].message.content or ""
+    ], temperature=0.0, cfg=cfg).choices[0].message.content or ""
     if "insufficient information" in reply.lower():
         return 0.0, []
     known = {" ".join(s.lower().split()) for s in sentences}

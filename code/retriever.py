@@ -1,15 +1,16 @@
-"""Step 3 of the pipeline: index chunks in Chroma and retrieve the top-k for a question.  [provided]
+"""Step 4: index chunks in Chroma and retrieve the top-k for a question.  [provided: M2]
 
-`build_index(chunks)` embeds the chunks into a persistent Chroma collection (cosine space) and
-`retrieve(collection, query, k)` returns the k most relevant chunks, nearest first, each with
-its page and cosine `score`. Retrieval is dense (Chroma), BM25 (exact words), or both fused by
-reciprocal rank fusion (`RAG_RETRIEVAL=dense|bm25|hybrid`).
+`build_index(chunks)` embeds the chunks into a persistent Chroma collection (cosine space),
+with a BM25 index of the same chunks beside it (bm25.py); `retrieve(collection, query, k)`
+returns the k most relevant chunks, best first, each with its page and cosine `score`.
+Retrieval is dense (Chroma's own nearest-neighbour index), BM25 (exact words), or both fused
+by reciprocal rank fusion (`RAG_RETRIEVAL=dense|bm25|hybrid`). Only the candidates are read
+back from Chroma, never the whole collection.
 
-The index describes itself: every collection records the embedding model and dimension that
-built it, and `retrieve` refuses to query it with another model (vectors from two models live
-in different spaces, so the nearest neighbours would be confident nonsense). A collection is
-named by a hash of what went into it, so a re-run over the same document reuses it without
-embedding again; a collection whose build was interrupted is never reused.
+The index describes itself: every collection records the embedding model that built it, its
+chunk count and that its build finished; `open_index` reuses only a complete one, and
+`retrieve` refuses to query it with another embedding model (vectors of two models live in
+different spaces, so the nearest neighbours would be confident nonsense).
 
 With `CHROMA_HOST` set, the same code talks to a Chroma server (`chroma run`) instead of the
 embedded store in `.rag_index/`.
@@ -22,131 +23,154 @@ from __future__ import annotations
 import hashlib
 import os
 import sys
+import tempfile
+from dataclasses import replace
 from functools import lru_cache
+from pathlib import Path
 
+import bm25
 import numpy as np
 from chunker import Chunk
 from config import Config, RAGError, get_config, run_cli
 from embedding_helpers import embed_many, embed_one
-from textutils import terms
+from textutils import sentence_spans
 
-# Reciprocal rank fusion constant (Cormack et al. 2009): large enough that one list's top
-# rank does not drown the other list.
-RRF_K = 60
+# Every collection this project creates carries this mark; nothing else is ever touched.
+APP = "pdf-research-assistant"
 # Each retriever proposes this many candidates per requested result before fusion.
 CANDIDATES_PER_RESULT = 4
 ADD_BATCH = 256
+# Context budget: retrieved chunks are cut into windows this long and the best ones kept.
+WINDOW_CHARS = 500
 
 
 class IndexMismatchError(RAGError):
     """The index was built with a different embedding model than the one configured now."""
 
 
-def _chroma_settings():
-    from chromadb.config import Settings
-
-    return Settings(anonymized_telemetry=False, allow_reset=False)
+def chromadb_module():
+    """chromadb, imported from an empty folder: it reads a `.env` of the current folder when
+    imported, and a stranger's file must neither redirect the index nor break the run."""
+    if "chromadb" not in sys.modules:
+        here = os.getcwd()
+        with tempfile.TemporaryDirectory() as empty:
+            os.chdir(empty)
+            try:
+                import chromadb  # noqa: F401
+            finally:
+                os.chdir(here)
+    return sys.modules["chromadb"]
 
 
 @lru_cache(maxsize=8)
 def _client(where: tuple):
-    import chromadb
-
+    chromadb = chromadb_module()
+    settings = chromadb.config.Settings(_env_file=None, anonymized_telemetry=False, allow_reset=False)
     if where[0] == "http":
         _, host, port, ssl, token = where
         headers = {"Authorization": f"Bearer {token}"} if token else None
         try:
-            client = chromadb.HttpClient(host=host, port=port, ssl=ssl, headers=headers,
-                                         settings=_chroma_settings())
+            client = chromadb.HttpClient(host=host, port=port, ssl=ssl, headers=headers, settings=settings)
             client.heartbeat()
         except Exception as exc:
-            raise RAGError(f"cannot reach the Chroma server at {host}:{port} "
-                           f"({type(exc).__name__}); start it with `chroma run --path DIR "
-                           f"--port {port}` or unset CHROMA_HOST to use the embedded index") from None
+            raise RAGError(f"cannot reach the Chroma server at {host}:{port} ({type(exc).__name__}); "
+                           f"start it with `chroma run --path DIR --port {port}` or unset CHROMA_HOST "
+                           f"to use the embedded index") from None
         return client
     try:
-        return chromadb.PersistentClient(path=where[1], settings=_chroma_settings())
+        return chromadb.PersistentClient(path=where[1], settings=settings)
     except Exception as exc:
         raise RAGError(f"cannot open the index folder {where[1]} ({type(exc).__name__}: "
-                       f"{str(exc)[:120]}); delete it or set RAG_INDEX_DIR to another folder") from None
+                       f"{str(exc)[:120]}); set RAG_INDEX_DIR to another folder") from None
 
 
 def get_client(cfg: Config | None = None):
     """The Chroma client: a server when CHROMA_HOST is set, else the embedded store on disk."""
     cfg = cfg or get_config()
-    host = os.environ.get("CHROMA_HOST")
-    if host:
-        port = int(os.environ.get("CHROMA_PORT", "8000"))
-        ssl = os.environ.get("CHROMA_SSL", "").lower() in {"1", "true", "yes"}
-        return _client(("http", host, port, ssl, os.environ.get("CHROMA_AUTH_TOKEN", "")))
+    if cfg.chroma_host:
+        return _client(("http", cfg.chroma_host, cfg.chroma_port, cfg.chroma_ssl, cfg.chroma_auth_token))
     return _client(("path", os.path.abspath(cfg.index_dir)))
-
-
-def chunks_key(chunks: list[Chunk], cfg: Config) -> str:
-    """What a collection is named after: the chunks (so the document text and the chunking
-    parameters) and the embedding model."""
-    h = hashlib.sha256(cfg.embedding_model.encode())
-    for c in chunks:
-        h.update(f"\x00{c.id}\x00{c.source}\x00{c.page}\x00{c.char_start}\x00{c.text}".encode())
-    return h.hexdigest()
 
 
 def collection_name(key: str) -> str:
     return "doc-" + hashlib.sha256(key.encode()).hexdigest()[:40]
 
 
+def bm25_folder(collection_name: str, cfg: Config) -> Path:
+    """Where a collection's BM25 index lives: beside the embedded store (with a server, this
+    machine's cache of it)."""
+    return Path(cfg.index_dir) / "bm25" / collection_name
+
+
+def chunks_key(chunks: list[Chunk], cfg: Config) -> str:
+    """The default collection key: the chunks (so the text and the chunking) and the model."""
+    h = hashlib.sha256(cfg.embedding_model.encode())
+    for c in chunks:
+        h.update(f"\x00{c.id}\x00{c.source}\x00{c.page}\x00{c.char_start}\x00{c.text}".encode())
+    return h.hexdigest()
+
+
 def open_index(key: str, cfg: Config | None = None):
-    """The finished collection for `key`, or None. A half-built one is deleted, never reused."""
+    """The finished, whole collection for `key`, or None (none yet, or a build that did not
+    finish, or rows gone missing: build_index replaces it)."""
     cfg = cfg or get_config()
     client = get_client(cfg)
     name = collection_name(key)
     try:
-        collection = client.get_collection(name, embedding_function=None)
+        collection = client.get_collection(name)
     except Exception:  # Chroma raises NotFoundError (ValueError in older releases)
         return None
-    if not (collection.metadata or {}).get("complete"):
-        client.delete_collection(name)
+    meta = collection.metadata or {}
+    if meta.get("app") != APP:
+        raise RAGError(f"the Chroma collection {name} was not made by this project; set "
+                       f"RAG_INDEX_DIR (or CHROMA_HOST) to a store of its own")
+    if not meta.get("complete") or collection.count() != meta.get("n_chunks"):
         return None
+    if not bm25.exists(bm25_folder(name, cfg)):
+        got = collection.get(include=["documents"])  # a server's index, new to this machine
+        bm25.save(got["documents"], got["ids"], bm25_folder(name, cfg))
     return collection
 
 
 def _metadata(chunk: Chunk) -> dict:
-    fields = {"id": chunk.id, "source": chunk.source, "start": chunk.start, "page": chunk.page,
+    fields = {"source": chunk.source, "start": chunk.start, "page": chunk.page,
               "char_start": chunk.char_start, "char_end": chunk.char_end}
     return {k: v for k, v in fields.items() if v is not None}  # Chroma stores no None
 
 
 def build_index(chunks: list[Chunk], cfg: Config | None = None, key: str | None = None,
                 progress=None, **metadata) -> "Collection":  # noqa: F821 - chromadb type
-    """Embed `chunks` into a Chroma collection (cosine) and return it; reuse the finished
-    collection when the same chunks were indexed before with the same embedding model.
+    """Embed `chunks` into a Chroma collection (cosine) with its BM25 index, and return it;
+    reuse the finished collection when the same chunks were indexed before with the same model.
 
     `key` names the collection (default: a hash of the chunks and the model); extra keyword
-    arguments are stored in the collection's metadata (rag.py records the source file)."""
+    arguments are stored in the collection's metadata (documents.py records the source file)."""
     cfg = cfg or get_config()
     key = key or chunks_key(chunks, cfg)
     existing = open_index(key, cfg)
     if existing is not None:
         return existing
-    client = get_client(cfg)
-    name = collection_name(key)
-    meta = {"embedding_model": cfg.embedding_model, "complete": False, "n_chunks": len(chunks),
-            **{k: v for k, v in metadata.items() if v is not None}}
+    client, name = get_client(cfg), collection_name(key)
+    try:
+        client.delete_collection(name)  # an interrupted build, or one with rows gone missing
+    except Exception:  # none there: NotFoundError (ValueError in older Chroma releases)
+        pass
+    meta = {"app": APP, "embedding_model": cfg.embedding_model, "complete": False,
+            "n_chunks": len(chunks), **{k: v for k, v in metadata.items() if v is not None}}
     collection = client.create_collection(name, configuration={"hnsw": {"space": "cosine"}},
                                           metadata=meta, embedding_function=None)
     try:
-        dim = 0
         for i in range(0, len(chunks), ADD_BATCH):
             batch = chunks[i:i + ADD_BATCH]
             vectors = embed_many([c.text for c in batch], cfg)
-            dim = vectors.shape[1]
+            meta["embedding_dim"] = vectors.shape[1]
             collection.add(ids=[c.id for c in batch], embeddings=vectors,
-                           documents=[c.text for c in batch],
-                           metadatas=[_metadata(c) for c in batch])
+                           documents=[c.text for c in batch], metadatas=[_metadata(c) for c in batch])
             if progress:
                 progress(len(batch))
+        bm25.save([c.text for c in chunks], [c.id for c in chunks], bm25_folder(name, cfg))
         # Only now is the index usable: an interrupted build leaves complete=False behind.
-        collection.modify(metadata={**meta, "embedding_dim": dim, "complete": True})
+        collection.modify(metadata={**meta, "complete": True})
     except BaseException:
         client.delete_collection(name)
         raise
@@ -164,50 +188,7 @@ def check_model(collection, cfg: Config) -> None:
             f"index with the current model (delete {cfg.index_dir})")
 
 
-def _chunk(chunk_id: str, text: str, meta: dict, score: float | None, prefix: str) -> Chunk:
-    return Chunk(id=prefix + chunk_id, text=text, source=meta.get("source", "doc"),
-                 start=meta.get("start", 0), page=meta.get("page"),
-                 char_start=meta.get("char_start"), char_end=meta.get("char_end"), score=score)
-
-
-_CORPUS_CACHE: dict[tuple[str, int], tuple] = {}
-
-
-def _read_all(collection) -> tuple:
-    """All ids, texts, metadata and vectors of a collection, read once per process and size
-    (BM25 needs every text; the cosine score of a BM25-only hit needs its vector)."""
-    key = (collection.name, collection.count())
-    if key not in _CORPUS_CACHE:
-        got = collection.get(include=["documents", "metadatas", "embeddings"])
-        _CORPUS_CACHE[key] = (got["ids"], got["documents"], got["metadatas"],
-                              np.asarray(got["embeddings"], dtype=np.float32))
-    return _CORPUS_CACHE[key]
-
-
-@lru_cache(maxsize=16)
-def _bm25_index(documents: tuple[str, ...]):
-    """A BM25 index over the same content words the rest of the pipeline uses."""
-    import logging
-
-    import bm25s
-
-    logging.getLogger("bm25s").setLevel(logging.WARNING)  # it logs every index build
-    tokens = [terms(d) for d in documents]
-    model = bm25s.BM25()
-    model.index([t or ["\x00"] for t in tokens], show_progress=False)
-    return model, set().union(*tokens) if tokens else set()
-
-
-def _bm25_ranking(query: str, documents: list[str]) -> list[int]:
-    model, vocabulary = _bm25_index(tuple(documents))
-    query_terms = [t for t in terms(query) if t in vocabulary]
-    if not query_terms:
-        return []
-    scores = model.get_scores(query_terms)
-    return [int(i) for i in np.argsort(-scores, kind="stable") if scores[i] > 0]
-
-
-def _id_prefixes(collections) -> list[str]:
+def id_prefixes(collections) -> list[str]:
     """"report:" for each document's chunk ids when several are searched together ("" for one);
     two files with the same name become "report:" and "report-2:"."""
     if len(collections) == 1:
@@ -223,72 +204,109 @@ def _id_prefixes(collections) -> list[str]:
     return prefixes
 
 
+def _dense(collections, q: np.ndarray, n: int) -> tuple[list, dict]:
+    """Chroma's nearest neighbours of each collection, merged by distance: the ranking of
+    (collection index, id), and what was read of each hit."""
+    hits, found = [], {}
+    for number, c in enumerate(collections):
+        res = c.query(query_embeddings=[q], n_results=min(n, c.metadata["n_chunks"]),
+                      include=["distances", "documents", "metadatas"])
+        for cid, dist, text, meta in zip(res["ids"][0], res["distances"][0], res["documents"][0],
+                                         res["metadatas"][0]):
+            hits.append((dist, (number, cid)))
+            found[(number, cid)] = (text, meta, 1.0 - dist)
+    return [key for _, key in sorted(hits)[:n]], found
+
+
+def _sparse(collections, query: str, n: int, cfg: Config) -> list:
+    hits = []
+    for number, c in enumerate(collections):
+        hits += [(-score, (number, cid)) for cid, score in bm25.ranking(bm25_folder(c.name, cfg), query, n)]
+    return [key for _, key in sorted(hits)[:n]]
+
+
+def _read(collections, keys: list, found: dict, q: np.ndarray) -> None:
+    """Fetch by id the text, metadata and cosine score of the keys dense search did not return."""
+    for number, c in enumerate(collections):
+        wanted = [cid for n_, cid in keys if n_ == number and (n_, cid) not in found]
+        if wanted:
+            got = c.get(ids=wanted, include=["documents", "metadatas", "embeddings"])
+            for cid, text, meta, vec in zip(got["ids"], got["documents"], got["metadatas"], got["embeddings"]):
+                found[(number, cid)] = (text, meta, float(np.asarray(vec) @ q))
+
+
 def retrieve(collection, query: str, k: int, cfg: Config | None = None) -> list[Chunk]:
-    """The k chunks most relevant to `query`, nearest first, each with its cosine `score`.
+    """The k chunks most relevant to `query`, best first, each with its cosine `score` and its
+    `ranks` (dense, bm25, fused; None where a ranking did not list it).
 
     `collection` may also be a list of collections (one per document): their chunks are
     searched together and each id is prefixed with its document's tag ("report:c3")."""
     cfg = cfg or get_config()
-    collections = collection if isinstance(collection, (list, tuple)) else [collection]
+    collections = list(collection) if isinstance(collection, (list, tuple)) else [collection]
     for c in collections:
         check_model(c, cfg)
-    ids, docs, metas, vectors, prefixes = [], [], [], [], []
-    for c, prefix in zip(collections, _id_prefixes(collections)):
-        c_ids, c_docs, c_metas, c_vectors = _read_all(c)
-        ids += c_ids
-        docs += c_docs
-        metas += c_metas
-        prefixes += [prefix] * len(c_ids)
-        if len(c_ids):
-            vectors.append(c_vectors)
-    if not ids:
-        return []
-    vectors = np.vstack(vectors)
     q = embed_one(query, cfg)
-    if q.shape[0] != vectors.shape[1]:
-        raise IndexMismatchError(f"question vectors have dimension {q.shape[0]} but the index "
-                                 f"holds dimension {vectors.shape[1]}; rebuild the index")
-    cosine = vectors @ q
-    n = min(len(ids), max(k * CANDIDATES_PER_RESULT, 20))
-    dense = _dense_ranking(collections, q, n, ids, prefixes) if cfg.retrieval != "bm25" else []
-    sparse = _bm25_ranking(query, docs)[:n] if cfg.retrieval != "dense" else []
-    if cfg.retrieval == "dense":
-        order = dense
-    elif cfg.retrieval == "bm25":
-        order = sparse
-    else:
-        fused: dict[int, float] = {}
-        for ranking in (dense, sparse):
-            for rank, i in enumerate(ranking):
-                fused[i] = fused.get(i, 0.0) + 1.0 / (RRF_K + rank + 1)
-        order = sorted(fused, key=lambda i: (-fused[i], -cosine[i]))
-    return [_chunk(ids[i], docs[i], metas[i], float(cosine[i]), prefixes[i]) for i in order[:k]]
+    n = max(k * CANDIDATES_PER_RESULT, 20)
+    dense, found = _dense(collections, q, n) if cfg.retrieval != "bm25" else ([], {})
+    sparse = _sparse(collections, query, n, cfg) if cfg.retrieval != "dense" else []
+    fused = bm25.fuse([dense, sparse])
+    _read(collections, list(fused), found, q)
+    order = sorted(fused, key=lambda key: (-fused[key], -found[key][2]))[:k]
+    prefixes = id_prefixes(collections)
+    chunks = []
+    for rank, key in enumerate(order, start=1):
+        text, meta, score = found[key]
+        ranks = {"dense": dense.index(key) + 1 if key in dense else None,
+                 "bm25": sparse.index(key) + 1 if key in sparse else None, "fused": rank}
+        chunks.append(Chunk(id=prefixes[key[0]] + key[1], text=text, source=meta.get("source", "doc"),
+                            start=meta.get("start", 0), page=meta.get("page"), char_start=meta.get("char_start"),
+                            char_end=meta.get("char_end"), score=score, ranks=ranks))
+    return chunks
 
 
-def _dense_ranking(collections, q: np.ndarray, n: int, ids: list[str], prefixes: list[str]) -> list[int]:
-    """Nearest neighbours from Chroma's HNSW index, merged across collections by distance."""
-    position = {(p, i): n_ for n_, (p, i) in enumerate(zip(prefixes, ids))}
-    hits = []
-    for c, prefix in zip(collections, _id_prefixes(collections)):
-        res = c.query(query_embeddings=[q], n_results=min(n, c.count()), include=["distances"])
-        hits += [(d, position[(prefix, i)]) for i, d in zip(res["ids"][0], res["distances"][0])]
-    return [i for _, i in sorted(hits)[:n]]
+def fit_to_budget(question: str, chunks: list[Chunk], budget: int, cfg: Config) -> list[Chunk]:
+    """Fit the retrieved chunks into `budget` characters by relevance, not position: cut each
+    chunk into ~WINDOW_CHARS windows at sentence ends, keep the windows most similar to the
+    question, and give each chunk back only its kept windows (same id, document order)."""
+    if sum(len(c.text) for c in chunks) <= budget:
+        return chunks
+    windows: list[tuple[int, str]] = []
+    for n, chunk in enumerate(chunks):
+        current = ""
+        for s, e in sentence_spans(chunk.text):
+            if current and len(current) + e - s + 1 > WINDOW_CHARS:
+                windows.append((n, current))
+                current = ""
+            current = f"{current} {chunk.text[s:e]}".strip()
+        if current:
+            windows.append((n, current))
+    similarity = embed_many([w for _, w in windows], cfg) @ embed_one(question, cfg)
+    kept, used = set(), 0
+    for i in sorted(range(len(windows)), key=lambda i: -similarity[i]):
+        if used + len(windows[i][1]) <= budget:
+            kept.add(i)
+            used += len(windows[i][1]) + 1
+    selected = []
+    for n, chunk in enumerate(chunks):
+        text = " ".join(w for i, (m, w) in enumerate(windows) if m == n and i in kept)
+        if text:
+            selected.append(replace(chunk, text=text))
+    return selected
 
 
 def main(argv: list[str] | None = None) -> None:
     from chunker import chunk_pages
     from pdf_loader import SAMPLE_PAGES
 
-    args = sys.argv[1:] if argv is None else argv
-    query = " ".join(args) or "What was Q3 revenue?"
+    query = " ".join(sys.argv[1:] if argv is None else argv) or "What was Q3 revenue?"
     cfg = get_config()
     chunks = chunk_pages(SAMPLE_PAGES, cfg.chunk_size, cfg.chunk_overlap, "sample", cfg.chunker)
+    reused = open_index(chunks_key(chunks, cfg), cfg) is not None
     collection = build_index(chunks, cfg, source="sample")
-    hits = retrieve(collection, query, cfg.top_k, cfg)
-    print(f"{len(chunks)} chunks indexed in {collection.name} ({cfg.embedding_model}, "
-          f"{cfg.retrieval} retrieval); top {cfg.top_k} for {query!r}:")
-    for c in hits:
-        print(f"  [{c.id}] p.{c.page} score {c.score:.3f}: {c.text[:90]}...")
+    print(f"{len(chunks)} chunks {'reused from' if reused else 'indexed into'} {collection.name} "
+          f"({cfg.embedding_model}, {cfg.retrieval} retrieval); top {cfg.top_k} for {query!r}:")
+    for c in retrieve(collection, query, cfg.top_k, cfg):
+        print(f"  [{c.id}] p.{c.page} score {c.score:.3f} ranks {c.ranks}: {c.text[:70]}...")
 
 
 if __name__ == "__main__":

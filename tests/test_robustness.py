@@ -12,13 +12,15 @@ from pathlib import Path
 
 import pytest
 
-import config
+import chat
+import documents
+import llm
 import rag
 from chunker import Chunk
 from config import RAGError, get_config, run_cli
 from generator import answer, build_prompt
 from pdf_writer import write_encrypted_pdf, write_image_only_pdf, write_pdf, write_truncated_pdf
-from retriever import get_client
+from retriever import fit_to_budget, get_client
 
 CODE = Path(__file__).resolve().parents[1] / "code"
 REVENUE = ["Larkspur report.\n\nQ3 revenue was 4.2M EUR, up 8% year over year. The operating margin was 21%."]
@@ -44,9 +46,8 @@ def collections(cfg=None):
 
 def test_gate_refuses_without_calling_the_model(monkeypatch):
     calls = []
-    real = config.completion
-    monkeypatch.setattr(config, "completion", lambda *a, **k: calls.append(a) or real(*a, **k))
-    monkeypatch.setattr("generator.completion", config.completion)
+    real = llm.completion
+    monkeypatch.setattr("generator.completion", lambda *a, **k: calls.append(a) or real(*a, **k))
     monkeypatch.setenv("RAG_MIN_RELEVANCE", "0.99")
     result = rag.run("What was Q3 revenue?")
     assert result.gate["passed"] is False and result.gate["threshold"] == 0.99
@@ -91,7 +92,7 @@ def test_without_the_data_declaration_the_offline_model_is_hijacked():
     # The defence is what makes the difference: the same model obeys the document without it.
     messages = build_prompt("What was the operating margin?", INJECTED)
     messages[0]["content"] = "Answer from the context and cite chunk ids like [c0]."
-    reply = config.completion(messages).choices[0].message.content
+    reply = llm.completion(messages).choices[0].message.content
     assert reply == "HACKED"
 
 
@@ -103,8 +104,8 @@ def test_without_the_data_declaration_the_offline_model_is_hijacked():
     ("How many employees work in the new Berlin office?", "How many employees work in the new Berlin office?"),
 ])
 def test_only_bare_follow_ups_inherit_the_previous_question(question, expected):
-    assert rag.contextualize(question, "What was Q3 revenue?") == expected
-    assert rag.contextualize(question, None) == question
+    assert chat.contextualize(question, "What was Q3 revenue?") == expected
+    assert chat.contextualize(question, None) == question
 
 
 def test_chat_loop_contextualizes_a_follow_up(monkeypatch, capsys):
@@ -121,14 +122,14 @@ def test_budget_keeps_the_relevant_window_even_at_the_end_of_a_long_chunk():
     filler = " ".join(f"Paragraph {i} describes routine facility maintenance and cleaning schedules." for i in range(40))
     chunks = [Chunk("c0", filler + " The operating margin was 21% in the third quarter."),
               Chunk("c1", "Routine maintenance continued. " * 30)]
-    kept = rag.select_context("What was the operating margin?", chunks, 1200, get_config())
+    kept = fit_to_budget("What was the operating margin?", chunks, 1200, get_config())
     assert sum(len(c.text) for c in kept) <= 1200
     assert "operating margin was 21%" in kept[0].text and kept[0].id == "c0"
 
 
 def test_budget_leaves_small_contexts_alone():
     chunks = [Chunk("c0", "short"), Chunk("c1", "also short")]
-    assert rag.select_context("q?", chunks, 1000, get_config()) == chunks
+    assert fit_to_budget("q?", chunks, 1000, get_config()) == chunks
 
 
 # ------------------------------------------------------------------------ many documents
@@ -146,8 +147,8 @@ def test_many_documents_cite_file_and_page_and_reindex_only_what_changed(tmp_pat
     assert revenue.citations[0]["id"].startswith("finance:c") and revenue.citations[0]["page"] == 2
 
     parsed = []
-    real = rag.load_pdf_pages
-    monkeypatch.setattr(rag, "load_pdf_pages", lambda p, *a, **k: parsed.append(Path(p).name) or real(p, *a, **k))
+    real = documents.load_pdf_pages
+    monkeypatch.setattr(documents, "load_pdf_pages", lambda p, *a, **k: parsed.append(Path(p).name) or real(p, *a, **k))
     rag.run("When did the Berlin office open?", [str(folder)])
     assert parsed == []  # unchanged files are neither parsed nor embedded
 
@@ -158,7 +159,7 @@ def test_many_documents_cite_file_and_page_and_reindex_only_what_changed(tmp_pat
     assert len(by_path) == 1  # the old index of the changed file is gone
 
     # New loader or chunker code (a learner's edit, an upgrade) means new chunks: re-index.
-    monkeypatch.setattr(rag, "pipeline_version", lambda: "changed code")
+    monkeypatch.setattr(documents, "pipeline_version", lambda: "changed code")
     rag.run("When did the Berlin office open?", [str(folder)])
     assert sorted(parsed[1:]) == ["finance.pdf", "people.pdf"]
 
@@ -240,7 +241,7 @@ def test_bad_files_exit_2_with_one_line_and_write_nothing(case, tmp_path, capsys
     (["   "], "question is empty"),
     (["x" * 2001], "2000 limit"),
     (["--chunk-size", "50", "--overlap", "50", "q?"], "overlap"),
-    (["--chunk-size", "0", "q?"], "chunk size must be positive"),
+    (["--chunk-size", "0", "q?"], "chunk size must be at least"),
     (["--overlap", "-1", "q?"], "overlap"),
     (["--top-k", "0", "q?"], "top-k"),
 ])
@@ -272,11 +273,11 @@ def test_provider_errors_name_the_fix():
     import litellm
 
     auth = litellm.AuthenticationError("Incorrect API key provided", llm_provider="openai", model="gpt-4o-mini")
-    assert "OPENAI_API_KEY" in str(config._provider_error(auth, "openai/gpt-4o-mini"))
+    assert "OPENAI_API_KEY" in str(llm.provider_error(auth, "openai/gpt-4o-mini"))
     refused = litellm.APIConnectionError("Connection refused", llm_provider="ollama", model="llama3.2")
-    assert "ollama serve" in str(config._provider_error(refused, "ollama/llama3.2"))
+    assert "ollama serve" in str(llm.provider_error(refused, "ollama/llama3.2"))
     unknown = litellm.NotFoundError("model not found", llm_provider="openai", model="gpt-9")
-    assert "'openai/gpt-9'" in str(config._provider_error(unknown, "openai/gpt-9"))
+    assert "'openai/gpt-9'" in str(llm.provider_error(unknown, "openai/gpt-9"))
 
 
 def test_cli_errors_have_no_traceback_end_to_end(tmp_path):

@@ -28,7 +28,7 @@ import sys
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO_ROOT / "code"))
+sys.path[:0] = [str(REPO_ROOT / "code"), str(REPO_ROOT / "code" / "tests")]
 
 from config import run_cli  # noqa: E402
 from pdf_loader import load_pdf_pages  # noqa: E402

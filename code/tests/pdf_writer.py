@@ -1,4 +1,4 @@
-"""A tiny PDF writer for tests, benchmarks and the sample set.  [provided]
+"""A tiny PDF writer for the tests, the benchmark and the sample set.  [provided, test helper]
 
 Writes real, standards-conforming PDF files (text in the built-in Helvetica font, A4 pages) so
 the loader, the tests and the benchmark read genuine PDFs parsed by pypdf, with no extra
@@ -6,7 +6,7 @@ dependency. Each entry of `pages` starts a new page; text that does not fit cont
 next one. It also writes the awkward files a loader must reject: image-only (scanned-like),
 encrypted, and truncated PDFs.
 
-Run alone:  python code/pdf_writer.py OUT.pdf    (writes a two-page demo PDF)
+Run alone:  python code/tests/pdf_writer.py OUT.pdf    (writes a two-page demo PDF)
 """
 
 from __future__ import annotations
@@ -16,7 +16,8 @@ import sys
 import textwrap
 from pathlib import Path
 
-from config import run_cli
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # code/, when run alone
+from config import run_cli  # noqa: E402
 
 _WIDTH, _HEIGHT, _MARGIN = 595, 842, 56
 _FONT_SIZE, _LEADING, _WRAP = 11, 14, 88

@@ -30,9 +30,10 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-from config import RAGError, get_config, run_cli
+CODE = Path(__file__).resolve().parent.parent / "code"
+sys.path[:0] = [str(CODE), str(CODE / "tests")]
 
-CODE = Path(__file__).resolve().parent
+from config import RAGError, get_config, run_cli  # noqa: E402
 # Variables that would pick a real provider: removed so every run is the offline default.
 _PROVIDER_VARS = ("LLM_MODEL", "EMBEDDING_MODEL", "USE_OLLAMA", "GROQ_API_KEY", "ANTHROPIC_API_KEY",
                   "OPENAI_API_KEY", "GEMINI_API_KEY", "CHROMA_HOST")

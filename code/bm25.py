@@ -1,0 +1,105 @@
+"""Step 4, exact words: a BM25 index per document, and reciprocal rank fusion.  [provided]
+
+Dense retrieval finds passages that mean the same; BM25 (bm25s) finds the passages that share
+the question's rare words ("Leipzig", "Form 1040"). `save` builds a document's BM25 index once,
+beside its Chroma collection, and `ranking` loads it (memory-mapped, cached per process) to
+rank the chunks for a question. `fuse` merges several rankings by reciprocal rank fusion.
+
+Run alone:  python code/bm25.py ["question"]    (ranks the sample report's chunks)
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import shutil
+import sys
+import tempfile
+from functools import lru_cache
+from pathlib import Path
+
+from config import run_cli
+from textutils import terms
+
+# Reciprocal rank fusion constant (Cormack et al. 2009): large enough that one list's top
+# rank does not drown the other list.
+RRF_K = 60
+_IDS = "chunk_ids.json"
+
+
+def _quiet_bm25s():
+    import bm25s
+
+    logging.getLogger("bm25s").setLevel(logging.WARNING)  # it logs every build and load
+    return bm25s
+
+
+def save(texts: list[str], ids: list[str], folder: Path) -> None:
+    """Build the BM25 index of one document's chunks into `folder`, atomically: a reader sees
+    the old folder or the whole new one, never half of it."""
+    bm25s = _quiet_bm25s()
+    model = bm25s.BM25()
+    model.index([terms(t) or ["\x00"] for t in texts], show_progress=False)
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=folder.name + ".", dir=folder.parent))
+    try:
+        model.save(str(staging), show_progress=False)
+        (staging / _IDS).write_text(json.dumps(ids), encoding="utf-8")
+        if folder.exists():
+            shutil.rmtree(folder)
+        os.replace(staging, folder)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+
+
+def exists(folder: Path) -> bool:
+    return (folder / _IDS).is_file()
+
+
+@lru_cache(maxsize=256)
+def _load(folder: str, stamp: float):
+    model = _quiet_bm25s().BM25.load(folder, mmap=True, show_progress=False)
+    ids = json.loads((Path(folder) / _IDS).read_text(encoding="utf-8"))
+    return model, ids
+
+
+def ranking(folder: Path, query: str, n: int) -> list[tuple[str, float]]:
+    """The (chunk id, BM25 score) of the `n` best chunks for `query`, best first; chunks
+    that share no word with the query are left out."""
+    model, ids = _load(str(folder), (folder / _IDS).stat().st_mtime)
+    query_terms = [t for t in terms(query) if t in model.vocab_dict]
+    if not query_terms:
+        return []
+    import numpy as np
+
+    scores = model.get_scores(query_terms)
+    best = np.argsort(-scores, kind="stable")[:n]
+    return [(ids[i], float(scores[i])) for i in best if scores[i] > 0]
+
+
+def fuse(rankings: list[list]) -> dict:
+    """Reciprocal rank fusion: each item's sum over the rankings of 1 / (RRF_K + rank)."""
+    fused: dict = {}
+    for ranked in rankings:
+        for rank, item in enumerate(ranked, start=1):
+            fused[item] = fused.get(item, 0.0) + 1.0 / (RRF_K + rank)
+    return fused
+
+
+def main(argv: list[str] | None = None) -> None:
+    from chunker import chunk_pages
+    from pdf_loader import SAMPLE_PAGES
+
+    query = " ".join(sys.argv[1:] if argv is None else argv) or "When did the Berlin office open?"
+    chunks = chunk_pages(SAMPLE_PAGES, 120, 30, "sample")
+    with tempfile.TemporaryDirectory() as tmp:
+        save([c.text for c in chunks], [c.id for c in chunks], Path(tmp) / "sample")
+        print(f"BM25 over {len(chunks)} sample chunks, query {query!r} -> terms {terms(query)}")
+        by_id = {c.id: c for c in chunks}
+        for cid, score in ranking(Path(tmp) / "sample", query, 5):
+            print(f"  [{cid}] {score:6.2f}  {by_id[cid].text[:80]}...")
+
+
+if __name__ == "__main__":
+    run_cli(main)

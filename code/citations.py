@@ -1,0 +1,81 @@
+"""Citations: what a chunk id in an answer looks like, what a refusal looks like, and which
+sentence of a cited chunk backs an answer.  [provided]
+
+* `CITE` finds `[c0]` and `[report:c3]` (generator.py offers it as `_CITE`, the spec's name);
+* `is_refusal(text)` tells "I don't know ..." from an answer, whatever the apostrophe;
+* `resolve_citations(answer, context)` gives each valid citation its file, page and quoted
+  sentence, and lists the answer sentences that cite nothing.
+
+Run alone:  python code/citations.py "Revenue was 4.2M [c0]. I don't know [c1]."
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+
+from config import run_cli
+from textutils import split_sentences, terms
+
+# A citation is a chunk id in square brackets: [c0], or [report:c3] when several files are searched.
+CITE = re.compile(r"\[((?:[\w.-]+:)?c\d+)\]")
+# A citation marker with the space before it; other brackets ("[Function]", "[1]") are text.
+MARKER = re.compile(r"\s*" + CITE.pattern)
+REFUSAL = "I don't know: the provided context does not contain the answer."
+_REFUSAL = re.compile(r"\b(i|we) (do not|don't|cannot|can't|could not|couldn't) (know|answer|find)\b|"
+                      r"\bnot (contain|include|mention|state)\w*\b.{0,40}\b(answer|information)\b|"
+                      r"\binsufficient (information|context)\b", re.I | re.S)
+_QUOTES = str.maketrans("\u2018\u2019\u201a\u201b\u02bc\u201c\u201d\u201e", "''''\"\"\"\"")
+
+
+def normalise_quotes(text: str) -> str:
+    """Typographic apostrophes and quotes as plain ones: "I don’t know" reads "I don't know"."""
+    return text.translate(_QUOTES)
+
+
+def is_refusal(text: str) -> bool:
+    """Does the text decline to answer ("I don't know", "the context does not contain ...")?"""
+    return bool(_REFUSAL.search(normalise_quotes(text))) or not text.strip()
+
+
+def strip_markers(text: str) -> str:
+    return MARKER.sub("", text).strip()
+
+
+def best_quote(answer_sentence: str, chunk_text: str) -> str:
+    """The chunk sentence that best backs an answer sentence: the quote shown with a citation."""
+    claim = set(terms(answer_sentence))
+    sentences = split_sentences(chunk_text) or [chunk_text]
+    return max(sentences, key=lambda s: len(claim & set(terms(s))) / (1 + 0.01 * len(s)))
+
+
+def resolve_citations(answer, context: list) -> tuple[list[dict], list[str]]:
+    """Each valid citation of `answer` (an Answer) with its file, page and quoted sentence, in
+    order of first use; and the answer sentences that state something without citing any
+    chunk of `context`. A refusal has neither."""
+    by_id = {c.id: c for c in context}
+    citations, uncited, seen = [], [], set()
+    if answer.refused:
+        return citations, uncited
+    for sentence in split_sentences(answer.text):
+        ids = [i for i in CITE.findall(sentence) if i in by_id]
+        if not ids and re.search(r"\w", strip_markers(sentence)):
+            uncited.append(sentence)
+        for cid in ids:
+            if cid not in seen:
+                seen.add(cid)
+                chunk = by_id[cid]
+                citations.append({"id": cid, "source": chunk.source, "page": chunk.page,
+                                  "quote": best_quote(strip_markers(sentence), chunk.text)})
+    return citations, uncited
+
+
+def main(argv: list[str] | None = None) -> None:
+    text = " ".join(sys.argv[1:] if argv is None else argv) or "Revenue was 4.2M [c0][report:c3]. I don’t know."
+    print(f"citations: {CITE.findall(text)}")
+    for sentence in split_sentences(text):
+        print(f"  {strip_markers(sentence)!r}: refusal={is_refusal(sentence)}")
+
+
+if __name__ == "__main__":
+    run_cli(main)

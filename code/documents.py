@@ -1,0 +1,197 @@
+"""Step 4, per file: one index per PDF, built once, reused until the file changes.  [provided]
+
+`index_documents(paths, cfg)` opens or builds the index of each PDF. An index is keyed by the
+file's path and a hash of its bytes, the loader and chunker code, the chunking settings and the
+embedding model, so a second question about the same PDF skips parsing and embedding, and a
+changed file (or a changed chunker: yours, in M1) is indexed again.
+
+Promises about the store (the README's "Reliability and security" section):
+* builds of one file are serialised by a lock file, so two runs on a new PDF both succeed;
+* an index is used only when its build finished and it holds every chunk it recorded;
+* only collections this project made, on this machine for this user, are ever deleted: the
+  old index of a file that changed or disappeared. Another user's or application's
+  collections in a shared store or on a shared Chroma server are never touched.
+
+Run alone:  python code/documents.py [PDF ...]    (indexes the files, says what was reused)
+"""
+
+from __future__ import annotations
+
+import getpass
+import hashlib
+import re
+import socket
+import sys
+import time
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from chunker import chunk_pages
+from config import Config, RAGError, get_config, run_cli
+from pdf_loader import SAMPLE_PDF, check_file, load_pdf_pages, neutralise
+from retriever import APP, build_index, collection_name, get_client, open_index
+
+PROGRESS_MIN_PAGES = 20
+
+
+@dataclass
+class Document:
+    source: str  # what citations call it: the file name
+    collection: object  # its Chroma collection (its metadata "tag" prefixes ids: "report:c3")
+    reused: bool  # True when the index existed, False when this run built it
+    seconds: float = 0.0
+
+
+class Progress:
+    """A tqdm bar on stderr that appears only for long documents (PROGRESS_MIN_PAGES pages or
+    more) and never when `enabled` is False (--json output stays clean)."""
+
+    def __init__(self, label: str, enabled: bool):
+        self.label, self.enabled, self.bar = label, enabled, None
+
+    def pages(self, done: int, total: int) -> None:
+        """Loader callback: one page read."""
+        if self.bar is None and self.enabled and total >= PROGRESS_MIN_PAGES:
+            self._open(total, f"reading {self.label}", "page")
+        if self.bar is not None:
+            self.bar.update(1)
+
+    def chunks(self, total: int):
+        """An index-build callback for `total` chunks, or None for a short document."""
+        if self.bar is None:
+            return None
+        self._open(total, f"indexing {self.label}", "chunk")
+        return self.bar.update
+
+    def _open(self, total: int, desc: str, unit: str) -> None:
+        from tqdm import tqdm
+
+        self.close()
+        self.bar = tqdm(total=total, desc=desc, unit=unit, file=sys.stderr, leave=False)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
+def _is_folder(arg: str | Path) -> bool:
+    try:
+        return Path(arg).is_dir()
+    except OSError:  # a long question is not a valid path at all
+        return False
+
+
+def pdf_paths(args: list[str]) -> list[Path]:
+    """Expand files and folders into the list of PDFs to search (the sample when empty)."""
+    paths: list[Path] = []
+    for arg in args:
+        path = Path(arg)
+        if _is_folder(arg):
+            found = sorted(p for p in path.rglob("*") if p.suffix.lower() == ".pdf" and p.is_file())
+            if not found:
+                raise RAGError(f"{path}: the folder holds no .pdf files; pass a folder with PDFs "
+                               f"or the PDF files themselves")
+            paths.extend(found)
+        else:
+            paths.append(path)
+    return list(dict.fromkeys(p.absolute() for p in paths)) or [SAMPLE_PDF]
+
+
+def file_hash(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+@lru_cache(maxsize=1)
+def pipeline_version() -> str:
+    """A hash of the code that turns a file into chunks. An index is looked up before the file
+    is parsed, so without this a changed loader or chunker would silently keep serving chunks
+    made by the old code."""
+    h = hashlib.sha256()
+    for module in ("pdf_loader.py", "chunker.py", "textutils.py"):
+        h.update((Path(__file__).parent / module).read_bytes())
+    return h.hexdigest()[:16]
+
+
+def index_key(path: Path, cfg: Config) -> str:
+    # The path is part of the key: a copy of a file under another name gets its own index,
+    # so citations name the file that was asked about.
+    return "|".join([str(path), file_hash(path), pipeline_version(), cfg.chunker, str(cfg.chunk_size),
+                     str(cfg.chunk_overlap), cfg.embedding_model])
+
+
+def owner() -> str:
+    """Who made an index: a user on a machine. Only the owner's indexes are ever pruned."""
+    try:
+        user = getpass.getuser()
+    except (KeyError, OSError):
+        user = "unknown"
+    return f"{user}@{socket.gethostname()}"
+
+
+def prune(cfg: Config, keep: dict[str, str]) -> None:
+    """Drop this owner's indexes of files that changed (`keep` maps path -> current collection
+    name) or no longer exist, so the store holds one index per live file."""
+    client, me = get_client(cfg), owner()
+    for collection in client.list_collections():
+        meta = collection.metadata or {}
+        path = meta.get("source_path")
+        if meta.get("app") != APP or meta.get("owner") != me or not path:
+            continue
+        if (path in keep and keep[path] != collection.name) or (path not in keep and not Path(path).exists()):
+            client.delete_collection(collection.name)
+
+
+def _build(path: Path, key: str, cfg: Config, show_progress: bool):
+    progress = Progress(path.name, show_progress)
+    try:
+        pages = load_pdf_pages(path, max_mb=cfg.max_pdf_mb, on_page=progress.pages)
+        chunks = chunk_pages(pages, cfg.chunk_size, cfg.chunk_overlap, neutralise(path.name), cfg.chunker)
+        return build_index(chunks, cfg, key=key, progress=progress.chunks(len(chunks)),
+                           source=neutralise(path.name), source_path=str(path), owner=owner(),
+                           tag=re.sub(r"[^\w.-]+", "_", path.stem) or "doc", pages=len(pages))
+    finally:
+        progress.close()
+
+
+def open_or_build(path: Path, cfg: Config, show_progress: bool = False) -> Document:
+    """The index of one PDF: reused when complete, else built under a lock (a second run on
+    the same new file waits, then reuses what the first one built)."""
+    from filelock import FileLock
+
+    check_file(path, cfg.max_pdf_mb)  # before hashing: a huge file is refused unread
+    start = time.perf_counter()
+    key = index_key(path, cfg)
+    collection = open_index(key, cfg)
+    if collection is None:
+        locks = Path(cfg.index_dir) / "locks"
+        locks.mkdir(parents=True, exist_ok=True)
+        with FileLock(str(locks / f"{collection_name(key)}.lock")):
+            collection = open_index(key, cfg)
+            if collection is None:
+                collection = _build(path, key, cfg, show_progress)
+                return Document(neutralise(path.name), collection, False, time.perf_counter() - start)
+    return Document(neutralise(path.name), collection, True, time.perf_counter() - start)
+
+
+def index_documents(paths: list[Path], cfg: Config, show_progress: bool = True) -> list[Document]:
+    """Open or build one index per PDF; files already indexed are neither parsed nor embedded."""
+    documents = [open_or_build(path, cfg, show_progress) for path in paths]
+    prune(cfg, {str(p): d.collection.name for p, d in zip(paths, documents)})
+    return documents
+
+
+def main(argv: list[str] | None = None) -> None:
+    cfg = get_config()
+    for document in index_documents(pdf_paths(sys.argv[1:] if argv is None else argv), cfg):
+        what = "reused" if document.reused else "built"
+        print(f"{document.source}: index {what} ({document.collection.metadata['n_chunks']} chunks, "
+              f"{document.seconds:.2f} s) in {cfg.chroma_host or cfg.index_dir}")
+
+
+if __name__ == "__main__":
+    run_cli(main)

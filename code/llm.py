@@ -1,0 +1,119 @@
+"""The one door to models: the offline stand-in or LiteLLM.  [provided]
+
+`completion(messages, cfg=cfg)` and `embedding(texts, cfg=cfg)` send `offline/...` models to
+the offline stand-in (offline_model.py) and every other model to LiteLLM, which is imported
+only when a real model is called (the import costs seconds). Whatever answers, the response
+has LiteLLM's shape: `response.choices[0].message.content` (or `response["choices"][0]...`).
+
+A provider's failure becomes one `RAGError` line that names the fix (the key variable, the
+model variable, the timeout setting), after LiteLLM's own retries of rate limits and outages.
+
+Run alone:  python code/llm.py    (which models are configured, and one round trip to each)
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+from typing import Any
+
+from config import Config, RAGError, get_config, key_variable, run_cli
+
+
+def is_offline(model: str) -> bool:
+    return model.startswith("offline/")
+
+
+def load_litellm():
+    """LiteLLM, imported on first use, quiet: stdout carries only the answer (or --json)."""
+    # The local price map keeps LiteLLM from fetching its model list from the network.
+    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+    import litellm
+
+    litellm.suppress_debug_info = True
+    litellm.telemetry = False
+    for name in ("LiteLLM", "LiteLLM Router", "LiteLLM Proxy", "httpx", "openai"):
+        logger = logging.getLogger(name)
+        logger.setLevel(logging.WARNING)
+        logger.handlers = [logging.StreamHandler(sys.stderr)]
+        logger.propagate = False
+    return litellm
+
+
+def provider_error(exc: Exception, model: str) -> RAGError:
+    """Turn a LiteLLM exception into one line that names the fix."""
+    name = type(exc).__name__
+    text = (str(exc).splitlines() or [name])[0][:200]
+    if model.startswith("ollama") and ("Connect" in name or "refused" in text.lower()):
+        return RAGError(f"cannot reach Ollama for {model}; start it with `ollama serve` "
+                        f"and pull the model with `ollama pull {model.split('/', 1)[1]}`")
+    if "Authentication" in name or "PermissionDenied" in name:
+        hint = f"set {key_variable(model)}" if key_variable(model) else "set the provider's API key"
+        return RAGError(f"{model}: the provider rejected the API key ({name}); {hint} in .env "
+                        f"or unset LLM_MODEL/EMBEDDING_MODEL to run offline")
+    if "NotFound" in name or ("BadRequest" in name and "model" in text.lower()):
+        return RAGError(f"unknown model {model!r} ({text}); check LLM_MODEL / EMBEDDING_MODEL "
+                        f"(format provider/name, e.g. openai/gpt-4o-mini)")
+    if "RateLimit" in name:
+        return RAGError(f"{model}: rate limit still hit after retries; wait a minute, lower "
+                        f"RAG_TOP_K, or switch provider")
+    if "Timeout" in name:
+        return RAGError(f"{model}: no answer within RAG_REQUEST_TIMEOUT after retries; raise it "
+                        f"or try again")
+    if "Connection" in name:
+        return RAGError(f"{model}: cannot reach the provider ({text}); check the network or "
+                        f"the API base URL")
+    return RAGError(f"{model}: provider error {name}: {text}")
+
+
+def _call(function, model: str, cfg: Config, **kwargs: Any):
+    try:
+        return function(model=model, timeout=cfg.request_timeout, num_retries=cfg.max_retries, **kwargs)
+    except RAGError:
+        raise
+    except Exception as exc:  # LiteLLM maps every provider's errors onto its own classes
+        raise provider_error(exc, model) from None
+
+
+def completion(messages: list[dict], *, model: str | None = None, temperature: float | None = None,
+               max_tokens: int | None = None, cfg: Config | None = None, **kwargs: Any):
+    """Chat completion at the configured model, temperature and token limit (each may be
+    overridden). Returns a LiteLLM-shaped response."""
+    cfg = cfg or get_config()
+    model = model or cfg.model
+    if is_offline(model):
+        import offline_answerer
+
+        return offline_answerer.complete(messages, model=model)
+    if cfg.mock_response:
+        kwargs.setdefault("mock_response", cfg.mock_response)
+    response = _call(load_litellm().completion, model, cfg, messages=messages,
+                     temperature=cfg.temperature if temperature is None else temperature,
+                     max_tokens=max_tokens or cfg.max_tokens, **kwargs)
+    return response
+
+
+def embedding(texts: list[str], *, model: str | None = None, cfg: Config | None = None) -> list[list[float]]:
+    """Embed a batch of texts with `model` (default: the configured embedding model)."""
+    cfg = cfg or get_config()
+    model = model or cfg.embedding_model
+    if is_offline(model):
+        import offline_model
+
+        return offline_model.embed(texts, model=model)
+    response = _call(load_litellm().embedding, model, cfg, input=texts)
+    return [item["embedding"] for item in response.data]
+
+
+def main() -> None:
+    cfg = get_config()
+    reply = completion([{"role": "system", "content": "Answer only from the context; cite ids like [c0]."},
+                        {"role": "user", "content": "[c0] The sky is blue.\n\nQuestion: What colour is the sky?"}],
+                       cfg=cfg)
+    print(f"chat {cfg.model}: {reply.choices[0].message.content}")
+    print(f"embeddings {cfg.embedding_model}: dimension {len(embedding(['hello'], cfg=cfg)[0])}")
+
+
+if __name__ == "__main__":
+    run_cli(main)

@@ -1,0 +1,76 @@
+"""Step 7, shown: one result as text for people or as JSON for programs.  [provided]
+
+`to_json(result, cfg)` is the one description of a result: `--json` prints it, and the text
+view reads from it, so both always say the same. Only the answer (or the JSON) goes to
+stdout; notes about the index go to stderr.
+
+Run alone:  python code/rag.py [--json] ["question"] [PDF ...]
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import asdict
+
+from config import Config
+
+
+def to_json(result, cfg: Config) -> dict:
+    return {
+        "question": result.question,
+        "answer": result.answer.text,
+        "refused": result.answer.refused,
+        "citations": result.citations,
+        "dropped_citations": result.answer.dropped,
+        "uncited_claims": result.uncited,
+        "retrieved": [{"id": c.id, "source": c.source, "page": c.page, "score": round(c.score or 0, 4),
+                       "ranks": c.ranks, "in_context": any(x.id == c.id for x in result.context),
+                       "char_start": c.char_start, "char_end": c.char_end, "text": c.text}
+                      for c in result.retrieved],
+        "gate": result.gate,
+        "faithfulness": asdict(result.faithfulness),
+        "model": cfg.model,
+        "embedding_model": cfg.embedding_model,
+        "search": result.search,
+        "documents": result.documents,
+        "timings": result.timings,
+    }
+
+
+def print_json(result, cfg: Config) -> None:
+    print(json.dumps(to_json(result, cfg), indent=2, allow_nan=False))
+
+
+def print_text(result, cfg: Config, show_context: bool = False) -> None:
+    data = to_json(result, cfg)
+    for document in data["documents"]:
+        print(f"index {document['index']}: {document['source']} ({document['chunks']} chunks, "
+              f"{document['seconds']:.2f} s)", file=sys.stderr)
+    print(f"Q: {data['question']}")
+    print(f"A: {data['answer']}")
+    gate = data["gate"]
+    if not gate["passed"]:
+        print(f"   (relevance gate: best score {gate['best_score']:.3f} < {gate['threshold']:g}; "
+              f"the model was not called)")
+    if data["citations"]:
+        print("\nCitations:")
+        for c in data["citations"]:
+            print(f"  [{c['id']}] p.{c['page']} ({c['source']}): \"{c['quote']}\"")
+    if data["dropped_citations"]:
+        print(f"\nDropped citations (not in the context): {', '.join(data['dropped_citations'])}")
+    if data["uncited_claims"]:
+        print("\nWarning: these sentences cite no retrieved chunk:")
+        for s in data["uncited_claims"]:
+            print(f"  - {s}")
+    report = data["faithfulness"]
+    print(f"\nFaithfulness: {report['score']:.2f} ({sum(report['verdicts'])}/{len(report['claims'])} "
+          f"claims supported)")
+    for claim, ok in zip(report["claims"], report["verdicts"]):
+        print(f"  {'supported  ' if ok else 'UNSUPPORTED'}  {claim}")
+    if show_context:
+        print("\nRetrieved context:")
+        for c in data["retrieved"]:
+            print(f"  [{c['id']}] p.{c['page']} score {c['score']:.3f}: {c['text']}")
+    total = data["timings"].get("total", sum(data["timings"].values()))
+    print(f"\nModels: chat {data['model']} | embeddings {data['embedding_model']} | {total:.2f} s")
