@@ -7,7 +7,11 @@ from __future__ import annotations
 import ast
 import builtins
 import contextlib
+import dataclasses
+import functools
+import inspect
 import io
+import json
 import re
 from pathlib import Path
 
@@ -220,3 +224,239 @@ def test_guided_example_prints_what_the_lesson_shows(n):
     with contextlib.redirect_stdout(out):
         exec(compile(code, f"<lesson §4 example {n + 1}>", "exec"), {"__name__": "__lesson__"})
     assert out.getvalue().rstrip("\n") == expected.rstrip("\n")
+
+
+# --------------------------------------------------------------------------- claims checked by running the code
+# What the docs say the code does is run here, so a doc cannot drift from the code unnoticed.
+
+CLAIM_DOCS = ["UNDERSTANDING.md", "STARCALLOS_REFLECTION.md", "FAILURE_ANALYSIS.md",
+              "source/lesson.agent.md", "source/project.md"]
+SAMPLE_QUESTIONS = ROOT / "data" / "sample_questions.jsonl"
+# "`python code/rag.py --json "Q"` shows the gate's decision, `"passed": false`" or
+# "`python code/rag.py "Q"` is refused by the gate": Q must be refused before any model call.
+GATE_REFUSES = re.compile(r'`python code/rag\.py (?:--json )?"([^"`]+)"`,? (?:shows the gate\'s decision, '
+                          r'`"passed": false`|is refused by the gate)')
+# "`python code/rag.py "Q"` refuses (the model refuses: the question passes the relevance gate)".
+MODEL_REFUSES = re.compile(r'`python code/rag\.py "([^"`]+)"` refuses \(the model refuses: the question '
+                           r'passes the relevance gate\)')
+INJECTION_COUNT = re.compile(r"(\d+) of the (\d+) sample questions pass the gate with the injected instruction")
+INJECTION_WHOLE = re.compile(r"injected instruction [^.;]*?\(in (\d+) of them whole")
+# The offline verifier's two mistakes the lesson and FAILURE_ANALYSIS.md show (claim -> verdict).
+VERIFIER_CONTEXT = "Q3 revenue 4.2M, margin 21%."
+VERIFIER_CLAIMS = {"Revenue was 21%.": True, "Revenue was 4.2 million.": False}
+# Statements once in these docs and shown false by running the code; none may come back.
+REFUTED = {
+    r"\b(?:F|it) is a lower bound": "offline F is no lower bound: the verifier also accepts "
+                                    "'Revenue was 21%.' when 21% is the margin",
+    r"stricter than a real model": "the offline verifier errs both ways (see VERIFIER_CLAIMS)",
+    r"generation problem by definition": "low F with high CR suggests a generation problem, it does not prove it",
+    r"second run is faster": "nothing shows speed; point to the line saying the index was reused",
+    r"follows? (?:its|that|the) (?:system )?(?:message|prompt) as written": "the offline model matches "
+                                                                            "rules by wording",
+    r"keeps untrusted, irrelevant text[^.]*away from the model": "the gate passes injected text "
+                                                                 "(see INJECTION_COUNT)",
+}
+NUMBER_WORDS = {w: n for n, w in enumerate("zero one two three four five six seven eight nine ten eleven "
+                                           "twelve thirteen fourteen fifteen sixteen seventeen eighteen "
+                                           "nineteen twenty".split())}
+
+
+def normalised(text: str) -> str:
+    """One line: docs wrap sentences (and backtick spans) across lines."""
+    return " ".join(text.split())
+
+
+def doc_text(name: str) -> str:
+    return normalised((ROOT / name).read_text(encoding="utf-8"))
+
+
+@functools.lru_cache(maxsize=None)
+def _run(question: str):
+    # Called from inside a test, so conftest's offline environment and temp index apply.
+    import rag
+
+    return rag.run(question)
+
+
+def test_gate_examples_in_the_docs_are_refused_by_the_gate():
+    found = {name: GATE_REFUSES.findall(doc_text(name)) for name in CLAIM_DOCS}
+    for name in ("STARCALLOS_REFLECTION.md", "source/lesson.agent.md"):
+        assert found[name], (f"{name} should name a question the relevance gate refuses, as "
+                             f'`python code/rag.py --json "..."` shows the gate\'s decision, `"passed": false`')
+    for name, questions in found.items():
+        for question in questions:
+            gate = _run(question).gate
+            assert gate["passed"] is False, (
+                f'{name} says the relevance gate refuses "{question}", but rag.run passes it '
+                f"(best score {gate['best_score']} >= threshold {gate['threshold']}); name a question "
+                f"the gate refuses, or say it is refused by the model")
+
+
+def test_model_refusal_examples_in_the_docs_pass_the_gate_and_are_refused():
+    questions = MODEL_REFUSES.findall(doc_text("source/lesson.agent.md"))
+    assert questions, "lesson §7 M6 should name an off-document question the model (not the gate) refuses"
+    for question in questions:
+        result = _run(question)
+        assert result.gate["passed"] is True, (
+            f'lesson §7 M6 says "{question}" passes the relevance gate and the model refuses it, but the '
+            f"gate refuses it (best score {result.gate['best_score']} < {result.gate['threshold']})")
+        assert result.answer.refused, (f'lesson §7 M6 says the model refuses "{question}", but it answers: '
+                                       f"{result.answer.text!r}")
+
+
+def test_injection_counts_in_the_docs_match_the_pipeline():
+    from pdf_loader import SAMPLE_PAGES
+
+    sample = normalised(" ".join(SAMPLE_PAGES))
+    match = re.search(r"Ignore all previous instructions[^.]*\.", sample)
+    assert match, "the sample report no longer holds the injected 'Ignore all previous instructions ...' line"
+    sentence, start = match.group(0), "Ignore all previous instructions"
+    questions = [json.loads(line)["question"] for line in SAMPLE_QUESTIONS.read_text(encoding="utf-8").splitlines()
+                 if line.strip()]
+    passed = [_run(q) for q in questions]
+    passed = [r for r in passed if r.gate["passed"]]
+    with_start = sum(any(start in c.text for c in r.context) for r in passed)
+    with_whole = sum(any(sentence in normalised(c.text) for c in r.context) for r in passed)
+    stated = {name: (INJECTION_COUNT.findall(doc_text(name)), INJECTION_WHOLE.findall(doc_text(name)))
+              for name in CLAIM_DOCS}
+    assert stated["UNDERSTANDING.md"][0], ("UNDERSTANDING.md §5 should say how many sample questions pass the "
+                                           "gate with the injected instruction in their context")
+    for name, (counts, wholes) in stated.items():
+        for count, total in counts:
+            assert (int(count), int(total)) == (with_start, len(questions)), (
+                f"{name} says {count} of the {total} sample questions pass the gate with the injected "
+                f"instruction in their context; rag.run measures {with_start} of {len(questions)}")
+        for whole in wholes:
+            assert int(whole) == with_whole, (
+                f"{name} says the injected instruction is whole in {whole} of them; rag.run measures "
+                f"{with_whole} (the others hold it cut by a chunk boundary)")
+
+
+def test_offline_verifier_examples_in_the_docs_hold():
+    from chunker import Chunk
+    from faithfulness import check_faithfulness
+
+    for name in ("source/lesson.agent.md", "FAILURE_ANALYSIS.md"):
+        text = doc_text(name)
+        for claim in VERIFIER_CLAIMS:
+            assert claim in text and VERIFIER_CONTEXT in text, (
+                f'{name} should show the offline verifier\'s verdict on "{claim}" against "{VERIFIER_CONTEXT}"')
+    for claim, expected in VERIFIER_CLAIMS.items():
+        verdicts = check_faithfulness(claim, [Chunk("c0", VERIFIER_CONTEXT)]).verdicts
+        assert verdicts == [expected], (
+            f'lesson §3.6 and FAILURE_ANALYSIS.md §2 say the offline verifier {"accepts" if expected else "rejects"} '
+            f'"{claim}" against "{VERIFIER_CONTEXT}", but check_faithfulness gives {verdicts}; update both')
+
+
+@pytest.mark.parametrize("pattern", sorted(REFUTED))
+def test_statements_shown_false_do_not_come_back(pattern):
+    paths = [ROOT / n for n in CLAIM_DOCS] + sorted((ROOT / "sources").rglob("*.md"))
+    hits = [p.relative_to(ROOT).as_posix() for p in paths
+            if re.search(pattern, normalised(p.read_text(encoding="utf-8")), re.I)]
+    assert not hits, f"{hits} say /{pattern}/, which is false of the code: {REFUTED[pattern]}"
+
+
+def test_env_example_matches_the_config_defaults():
+    from config import Config
+
+    defaults = {f.name: f.default for f in dataclasses.fields(Config)}
+    code_text = "\n".join(p.read_text(encoding="utf-8") for p in CODE.glob("*.py"))
+    checked, problems = set(), []
+    for n, line in enumerate((ROOT / ".env.example").read_text(encoding="utf-8").splitlines(), 1):
+        match = re.match(r"#?\s*(RAG_([A-Z0-9_]+))=(\S*)", line)
+        if not match:
+            continue
+        variable, name, value = match.group(1), match.group(2).lower(), match.group(3)
+        if name not in defaults:
+            if variable not in code_text:
+                problems.append(f".env.example:{n}: {variable} is neither a Config field nor read in code/")
+            continue
+        if value == "":
+            continue
+        default = defaults[name]
+        same = (Path(default).name == value.rstrip("/") if name == "index_dir"
+                else type(default)(value) == default)
+        checked.add(name)
+        if not same:
+            problems.append(f".env.example:{n}: {variable}={value}, but config.Config's default is {default!r}")
+    assert "min_relevance" in checked, ".env.example should show RAG_MIN_RELEVANCE with its default"
+    assert not problems, "\n".join(problems)
+
+
+def test_module_counts_in_the_docs_match_code():
+    """Better no count at all (code/ is being split into smaller modules); any count must be true."""
+    actual = len(list(CODE.glob("*.py")))
+    count = re.compile(rf"\b(\d+|{'|'.join(NUMBER_WORDS)})\s+(?:\w+\s+)?modules\b", re.I)
+    problems = []
+    for path in markdown_files():
+        for sentence in re.split(r"(?<=\.)\s", normalised(path.read_text(encoding="utf-8"))):
+            if "code/" not in sentence:
+                continue
+            for word in count.findall(sentence):
+                stated = int(word) if word.isdigit() else NUMBER_WORDS[word.lower()]
+                if stated != actual:
+                    problems.append(f"{path.relative_to(ROOT)}: says {word} modules, code/ has {actual}: {sentence[:100]}")
+    assert not problems, "\n".join(problems)
+
+
+def test_project_module_table_names_modules_that_exist():
+    text = PROJECT.read_text(encoding="utf-8")
+    table = re.search(r"^\| module \|.*?(?=^\s*$)", text, re.S | re.M)
+    assert table, "project.md § File Specification lost its module table"
+    named = {m for row in table.group(0).splitlines()[2:] for m in re.findall(r"`(\w+\.py)`", row.split("|")[1])}
+    missing = sorted(m for m in named if not (CODE / m).is_file())
+    assert named and not missing, f"project.md's module table names modules that code/ lacks: {missing}"
+
+
+def test_project_example_prompt_shows_what_build_prompt_builds():
+    from chunker import Chunk
+    from generator import build_prompt
+
+    _, user = build_prompt("What was Q3 revenue?", [Chunk("c0", "Q3 revenue was 4.2M, up 8% YoY."),
+                                                    Chunk("c1", "...")])
+    example = re.search(r"^build_prompt\(.*?(?=^\s*$)", PROJECT.read_text(encoding="utf-8"), re.S | re.M)
+    assert example, "project.md lost its build_prompt example I/O"
+    for line in user["content"].splitlines():
+        if line.startswith("<"):  # the delimiters, not the chunk text
+            assert line in example.group(0), (f"project.md's build_prompt example omits {line!r}, which "
+                                              f"generator.build_prompt puts in the user message")
+
+
+def _starter_contents() -> set[str]:
+    """Top-level names of the starter edition, read from tools/make_starter.py without running it."""
+    tree = ast.parse((ROOT / "tools" / "make_starter.py").read_text(encoding="utf-8"))
+    lists = {t.id: ast.literal_eval(node.value) for node in tree.body if isinstance(node, ast.Assign)
+             for t in node.targets if isinstance(t, ast.Name) and t.id in {"COPIED", "DOCUMENTS"}}
+    assert set(lists) == {"COPIED", "DOCUMENTS"}, "tools/make_starter.py no longer defines COPIED and DOCUMENTS"
+    return set(lists["COPIED"]) | set(lists["DOCUMENTS"]) | {"README.md", "pyproject.toml"}
+
+
+@pytest.mark.parametrize("doc", [PROJECT, LESSON], ids=["project.md", "lesson.agent.md"])
+def test_learner_docs_point_only_to_what_the_starter_has(doc):
+    starter = _starter_contents()
+    text = doc.read_text(encoding="utf-8")
+    path = re.compile(r"(?<![\w./-])((?:\.ci|tools|tests|code|data|source|sources)/[\w./-]*"
+                      r"|[A-Z][A-Z_]+\.md|pyproject\.toml|conftest\.py|\.env\.example)")
+    problems = []
+    for ref in sorted({m.rstrip(".,;:") for m in path.findall(text)}):
+        top = ref.split("/")[0]
+        if top not in starter:
+            problems.append(f"{ref} (the starter has no {top})")
+        elif "/" in ref and ref.split("/")[1] and not (ROOT / ref).exists():
+            problems.append(f"{ref} (no such file)")
+    assert not problems, (f"{doc.name} is read in the starter edition, which has {sorted(starter)}; "
+                          f"it points to: {problems}")
+    wording = re.findall(r"\b(?:the|this) reference\b(?! answers)|\breference's\b", text, re.I)
+    assert not wording, f"{doc.name} speaks of {wording}: the learner has no reference; name the file they have"
+
+
+def test_bm25s_note_states_the_installed_stopword_default():
+    bm25s = pytest.importorskip("bm25s")
+    default = inspect.signature(bm25s.tokenize).parameters["stopwords"].default
+    note = doc_text("sources/official-docs/bm25s.md")
+    assert f'stopwords="{default}"' in note, (
+        f"sources/official-docs/bm25s.md should give bm25s.tokenize's stopwords default, which is {default!r} "
+        f"in the installed bm25s")
+    on = default not in (None, [], "")
+    assert ("stopword removal is on by default" in note) == on, (
+        f"sources/official-docs/bm25s.md: stopword removal is {'on' if on else 'off'} by default in the installed bm25s")
