@@ -1,52 +1,119 @@
 """Step 7, in conversation: questions in a loop, with follow-ups.  [provided]
 
-A follow-up ("what about Q4?") is searched together with the question it follows; a question
-that stands on its own is searched as it is.
+A follow-up is decided by evidence, not by its length: each question is retrieved alone and
+completed with the entities of the last turn (the names, numbers and periods of its question,
+the names of its answer: "what about the margin?" after "What was Q3 revenue?" becomes "what
+about the margin (q3)?"). The completed search is kept only when its best chunk is clearly more
+relevant than the question's own (FOLLOW_UP_MARGIN); a question that stands on its own is
+searched as it is. Only the last turn is ever carried, so the search never snowballs.
 
-Run alone:  python code/rag.py --chat [PDF ...]
+Commands: /reset forgets the conversation, /sources shows the last answer's citations,
+/help lists the commands; an empty line or Ctrl-D ends the session, Ctrl-C cancels a question.
+
+Run alone:  python code/rag.py --chat [PDF ...] [--save-chat FILE]
 """
 
 from __future__ import annotations
 
+import json
 import sys
+from dataclasses import dataclass
 
 from config import Config, RAGError
+from retriever import retrieve
+from textutils import anchors, terms
 
-# Follow-ups: a question this short, or opening with a cue, inherits the previous question.
-FOLLOW_UP_MAX_WORDS = 5
-FOLLOW_UP_CUES = ("what about", "how about", "and ", "also", "what of", "same for", "why", "how so")
+# How much higher (cosine) the completed search's best chunk must score than the question's
+# own for the question to count as a follow-up (calibrated on the scripted dialogues).
+FOLLOW_UP_MARGIN = 0.0
+HELP = "commands: /reset (forget the conversation), /sources (last citations), /help; empty line quits"
 
 
-def contextualize(question: str, previous: str | None) -> str:
-    """The text to search for: a bare follow-up ("what about Q4?") inherits the previous
-    question's words; a standalone question is searched as it is, unpolluted."""
-    if not previous:
+@dataclass
+class Turn:
+    question: str
+    answer: str
+
+
+def entities(turn: Turn) -> set[str]:
+    """What a follow-up may lean on: the last question's numbers, names and periods, and the
+    names (not the amounts) of its answer."""
+    named = {t for t in anchors(turn.answer) if not any(ch.isdigit() for ch in t) or t.startswith("q")}
+    return anchors(turn.question) | named
+
+
+def completed(question: str, last: Turn | None) -> str:
+    if last is None or last.answer.startswith("I don't know"):
+        carried = anchors(last.question) if last else set()
+    else:
+        carried = entities(last)
+    carried -= set(terms(question))
+    if not carried:
         return question
-    lowered = question.lower().strip()
-    if len(question.split()) <= FOLLOW_UP_MAX_WORDS or lowered.startswith(FOLLOW_UP_CUES):
-        return f"{previous} {question}"
-    return question
+    # Inside the question mark: "what about the margin (q3)?" is still one question.
+    return f"{question.rstrip('?').rstrip()} ({' '.join(sorted(carried))})" + ("?" if question.endswith("?") else "")
 
 
-def chat(documents, cfg: Config) -> None:
+def search_text(documents, question: str, last: Turn | None, cfg: Config) -> str:
+    """The question, or the question completed from the last turn when that finds stronger evidence."""
+    candidate = completed(question, last)
+    if candidate == question:
+        return question
+    collections = [d.collection for d in documents]
+
+    def best(text: str) -> float:
+        return max((c.score or 0.0 for c in retrieve(collections, text, cfg.top_k, cfg)), default=0.0)
+
+    return candidate if best(candidate) > best(question) + FOLLOW_UP_MARGIN else question
+
+
+def chat(documents, cfg: Config, save_to: str | None = None) -> None:
     import output
     from rag import ask
 
-    print("Ask about the document (empty line or Ctrl-D to quit).")
-    previous = None
+    print(f"Ask about the documents. {HELP}")
+    last, result, history = None, None, []
     while True:
         try:
             question = input("\n> ").strip()
         except EOFError:
             break
+        except KeyboardInterrupt:
+            print()
+            continue
         if not question:
             break
+        if question.startswith("/"):
+            last = _command(question, last, result)
+            continue
         try:
-            result = ask(documents, question, cfg, contextualize(question, previous))
+            search = search_text(documents, question, last, cfg)
+            result = ask(documents, question, cfg, search)
         except RAGError as exc:
             print(f"error: {exc}", file=sys.stderr)
+            continue
+        except KeyboardInterrupt:
+            print("(cancelled)")
             continue
         if result.search != question:
             print(f"(searched for: {result.search})")
         output.print_text(result, cfg)
-        previous = result.search
+        last = Turn(question, result.answer.text)
+        history.append(output.to_json(result, cfg))
+    if save_to:
+        with open(save_to, "w", encoding="utf-8") as fh:
+            json.dump(history, fh, indent=2)
+
+
+def _command(command: str, last: Turn | None, result) -> Turn | None:
+    if command == "/reset":
+        print("(conversation forgotten)")
+        return None
+    if command == "/sources":
+        for c in (result.citations if result else []):
+            print(f"  [{c['id']}] p.{c['page']} ({c['source']}): \"{c['quote']}\"")
+        if not (result and result.citations):
+            print("(no citations yet)")
+    else:
+        print(HELP)
+    return last

@@ -89,7 +89,7 @@ def ask(documents: list[Document], question: str, cfg: Config, search: str | Non
     decision = gate(retrieved, cfg)                                                         # 5
     if decision["passed"]:
         context = fit_to_budget(search, retrieved, cfg.context_budget_chars, cfg)           # 6
-        result_answer = answer(question, context, cfg)                                      # 7
+        result_answer = answer(search, context, cfg)                                        # 7
     else:  # nothing relevant: refuse here and save the model call (and its chance to invent)
         context = []
         result_answer = Answer(f"I don't know: nothing in the documents is relevant to the question "
@@ -146,6 +146,7 @@ def parse_args(argv: list[str] | None):
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--show-context", action="store_true", help="print the retrieved chunks")
     parser.add_argument("--chat", action="store_true", help="interactive questions with follow-ups")
+    parser.add_argument("--save-chat", metavar="FILE", help="with --chat: save the conversation as JSON")
     args = parser.parse_args(argv)
     if args.question and (args.chat or _is_document(args.question)):
         # `rag.py report.pdf` asks the default question about report.pdf; in chat mode every
@@ -163,7 +164,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.chat:
         import chat
 
-        chat.chat(index_documents(pdf_paths(args.pdfs), cfg, show_progress=True), cfg)
+        chat.chat(index_documents(pdf_paths(args.pdfs), cfg, show_progress=True), cfg, args.save_chat)
         return
     question = DEFAULT_QUESTION if args.question is None else args.question
     result = run(question, args.pdfs, cfg, show_progress=not args.json)
