@@ -269,15 +269,14 @@ def test_unreachable_chroma_server_is_one_line(monkeypatch, capsys):
     assert code == 2 and "cannot reach the Chroma server" in err and err.count("\n") == 1
 
 
-def test_rate_limit_is_retried_then_one_line(monkeypatch, capsys):
-    # LiteLLM's own mock raises its real RateLimitError through the real completion path.
+def test_rate_limit_is_one_line(monkeypatch, capsys):
+    # LiteLLM's own mock raises its real RateLimitError through the real completion path;
+    # retries against a real server are tested in test_real_providers.py.
     monkeypatch.setenv("LLM_MODEL", "openai/gpt-4o-mini")
     monkeypatch.setenv("RAG_MOCK_RESPONSE", "litellm.RateLimitError")
     monkeypatch.setenv("RAG_MAX_RETRIES", "1")
-    started = time.perf_counter()
     code, _, err = cli(["What was Q3 revenue?"], capsys)
     assert code == 2 and "rate limit" in err and err.count("\n") == 1
-    assert time.perf_counter() - started >= 1.0  # one backoff pause happened
 
 
 def test_provider_errors_name_the_fix():
