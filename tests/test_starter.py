@@ -22,9 +22,11 @@ from pathlib import Path
 
 import pytest
 
+from milestones import learner_modules as modules_with_regions
+from milestones import regions
+
 REPO = Path(__file__).resolve().parent.parent
 MAKE_STARTER = REPO / "tools" / "make_starter.py"
-REGION = re.compile(r"^\s*# BEGIN SOLUTION (M\d+)\s*\n(.*?)^\s*# END SOLUTION", re.S | re.M)
 FAILURE_LINE = re.compile(r"^(M\d+) not implemented yet: (\w+) \((code/[\w/]+\.py)\)( - this m\d+ test needs it first)?$")
 DOCUMENTS = ["UNDERSTANDING.md", "FAILURE_ANALYSIS.md", "EVALUATION.md", "STARCALLOS_REFLECTION.md"]
 # What each main says in the starter as generated (None: it runs) and once M1 is done. Other
@@ -36,8 +38,19 @@ MAINS_AFTER_M1 = {"chunker": None, "retriever": None, "generator": "M3"}
 
 def learner_modules() -> dict[str, str]:
     """Reference modules that hold solution regions: repo-relative path -> source."""
-    return {p.relative_to(REPO).as_posix(): p.read_text(encoding="utf-8")
-            for p in sorted((REPO / "code").rglob("*.py")) if "# BEGIN SOLUTION" in p.read_text(encoding="utf-8")}
+    return {p.relative_to(REPO).as_posix(): p.read_text(encoding="utf-8") for p in modules_with_regions(REPO / "code")}
+
+
+def region_bodies(path: str, text: str) -> list[str]:
+    lines = text.splitlines()
+    return ["\n".join(lines[first + 1:last]) for first, last, *_ in regions(text, path)]
+
+
+def without_regions(path: str, text: str) -> str:
+    lines = text.splitlines()
+    for first, last, *_ in reversed(regions(text, path)):
+        del lines[first:last + 1]
+    return "\n".join(lines)
 
 
 def offline_env(index_dir: Path) -> dict[str, str]:
@@ -152,11 +165,11 @@ def test_no_solution_body_survives_and_each_region_is_its_stub(starter):
             assert not re.search(r"^\s*# (BEGIN|END) SOLUTION", text, re.M), path
 
     modules = learner_modules()
-    outside = "\n".join(REGION.sub("", text) for text in modules.values())
+    outside = "\n".join(without_regions(path, text) for path, text in modules.items())
     outside += "\n".join(p.read_text(encoding="utf-8") for p in (REPO / "code").rglob("*.py")
                          if p.relative_to(REPO).as_posix() not in modules)
     # Distinctive lines: long enough to be specific, and found nowhere outside the regions.
-    distinctive = {line.strip() for text in modules.values() for _, body in REGION.findall(text)
+    distinctive = {line.strip() for path, text in modules.items() for body in region_bodies(path, text)
                    for line in body.splitlines() if len(line.strip()) >= 20 and line.strip() not in outside}
     assert len(distinctive) >= 10, "too few distinctive solution lines for this check to mean anything"
     starter_code = "\n".join(p.read_text(encoding="utf-8") for p in (dest / "code").rglob("*.py"))
@@ -167,7 +180,7 @@ def test_no_solution_body_survives_and_each_region_is_its_stub(starter):
         reference = {n.name: n for n in ast.walk(ast.parse(text)) if isinstance(n, ast.FunctionDef)}
         stubbed = {n.name: n for n in ast.walk(ast.parse((dest / path).read_text(encoding="utf-8")))
                    if isinstance(n, ast.FunctionDef)}
-        for name, _ in _functions_with_regions(text):
+        for *_, name in regions(text, path):
             assert ast.get_docstring(stubbed[name]) == ast.get_docstring(reference[name]), name
             body = stubbed[name].body[1:] if ast.get_docstring(stubbed[name]) else stubbed[name].body
             assert len(body) == 1 and isinstance(body[0], ast.Raise), f"{path}: {name} is not one raise"
@@ -210,7 +223,7 @@ def test_a_non_empty_dest_is_refused_without_force(tmp_path):
 def test_failing_tests_are_exactly_the_learner_tests_each_naming_its_milestone(starter):
     returncode, output, results = starter["as_is"]
     assert returncode == 1, output[-3000:]
-    stubs = {(m, f, p) for p, text in learner_modules().items() for f, m in _functions_with_regions(text)}
+    stubs = {(m, f, p) for p, text in learner_modules().items() for *_, m, f in regions(text, p)}
     failed = {test: r for test, r in results.items() if r["failed"]}
     # A learner test is one that calls a stub: none of them passes (e.g. by swallowing the error).
     swallowed = [t for t, r in results.items() if r["stubs_called"] and not r["failed"]]
@@ -231,17 +244,6 @@ def test_failing_tests_are_exactly_the_learner_tests_each_naming_its_milestone(s
     assert "Traceback" not in output and "raise NotImplementedError" not in output
     assert milestone_lines(output) == {f"M{n}": "not started" for n in range(1, 7)}
     assert "next: M1 - implement chunk_text in code/chunker.py" in output
-
-
-def _functions_with_regions(text: str) -> list[tuple[str, str]]:
-    """(function, milestone) for each solution region of a reference module."""
-    found, function = [], None
-    for line in text.splitlines():
-        if m := re.match(r"\s*def (\w+)", line):
-            function = m.group(1)
-        elif m := re.match(r"\s*# BEGIN SOLUTION (M\d+)", line):
-            found.append((function, m.group(1)))
-    return found
 
 
 def test_tests_of_provided_code_pass(starter):

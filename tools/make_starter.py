@@ -42,9 +42,8 @@ WHAT = {
     "check_faithfulness": "split the answer into claims and verify each with a yes/no model call",
 }
 
-BEGIN = re.compile(r"^(\s*)# BEGIN SOLUTION\b\s*(.*?)\s*$")
-END = re.compile(r"^\s*# END SOLUTION\b")
-DEF = re.compile(r"^(\s*)(?:async\s+)?def\s+(\w+)")
+sys.path.insert(0, str(REPO / "code" / "tests"))
+from milestones import MarkerError, learner_modules, regions  # noqa: E402 - the one reader of the markers
 
 
 class StarterError(Exception):
@@ -71,46 +70,21 @@ def stub_source(source: str, path: str) -> tuple[str, list[tuple[str, str, str]]
     """Replace each solution region of one module; return the new text and the
     (milestone, function, path) of every stub, in file order."""
     lines = source.splitlines(keepends=True)
-    out: list[str] = []
-    stubs: list[tuple[str, str, str]] = []
-    i = 0
-    while i < len(lines):
-        begin = BEGIN.match(lines[i])
-        if not begin:
-            if END.match(lines[i]):
-                raise StarterError(f"{path}:{i + 1}: '# END SOLUTION' without a matching BEGIN")
-            out.append(lines[i])
-            i += 1
-            continue
-        indent, milestone = begin.group(1), begin.group(2)
-        if not re.fullmatch(r"M\d+", milestone):
-            raise StarterError(f"{path}:{i + 1}: the marker must name its milestone, "
-                               f"e.g. '# BEGIN SOLUTION M1' (got {milestone!r})")
-        enclosing = next((DEF.match(line) for line in reversed(lines[:i])
-                          if DEF.match(line) and len(DEF.match(line).group(1)) < len(indent)), None)
-        if enclosing is None:
-            raise StarterError(f"{path}:{i + 1}: a solution region must sit inside a function body")
-        end = next((j for j in range(i + 1, len(lines)) if END.match(lines[j]) or BEGIN.match(lines[j])),
-                   None)
-        if end is None or BEGIN.match(lines[end]):
-            raise StarterError(f"{path}:{i + 1}: '# BEGIN SOLUTION {milestone}' has no '# END SOLUTION'")
-        function = enclosing.group(2)
+    stubs = []
+    for first, last, indent, milestone, function in reversed(regions(source, path)):
         message = stub_message(milestone, function, path, _what(source, function))
         if '"' in message or "\\" in message:
             raise StarterError(f"{path}: the stub message for {function} may not contain quotes or backslashes")
-        out.append(f'{indent}raise NotImplementedError("{message}")\n')
-        stubs.append((milestone, function, path))
-        i = end + 1
-    return "".join(out), stubs
+        lines[first:last + 1] = [f'{indent}raise NotImplementedError("{message}")\n']
+        stubs.insert(0, (milestone, function, path))
+    return "".join(lines), stubs
 
 
 def stub_tree(code_dir: Path, root: Path) -> list[tuple[str, str, str]]:
     """Stub every module under code_dir in place; return all stubs, sorted by milestone."""
     stubs = []
-    for module in sorted(code_dir.rglob("*.py")):
+    for module in learner_modules(code_dir):
         text = module.read_text(encoding="utf-8")
-        if "BEGIN SOLUTION" not in text and "END SOLUTION" not in text:
-            continue
         path = module.relative_to(root).as_posix()
         new_text, found = stub_source(text, path)
         ast.parse(new_text, filename=path)  # a broken region layout must not ship as broken code
@@ -349,7 +323,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         stubs = make_starter(args.dest, args.force)
-    except (StarterError, OSError, SyntaxError) as exc:
+    except (StarterError, MarkerError, OSError, SyntaxError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     print(f"wrote the starter to {args.dest}: {len(stubs)} stubs "

@@ -1,4 +1,8 @@
-"""M1: chunk_text - fixed-size, overlapping, id-tagged windows (code/chunker.py)."""
+"""M1: chunk_text - fixed-size, overlapping, id-tagged windows (code/chunker.py).
+
+The contract is chunk_text's docstring and source/project.md (chunker.py, and the contract
+table): windows of `chunk_size` whitespace tokens, stepping by chunk_size - overlap, ids c0, c1,
+..., no redundant tail, [] for empty text, ValueError for overlap >= chunk_size."""
 
 import pytest
 from hypothesis import given, settings
@@ -11,29 +15,43 @@ pytestmark = pytest.mark.m1
 
 def test_spec_example_gives_four_overlapping_chunks():
     chunks = chunk_text("A B C D E F G H I J", chunk_size=4, overlap=2)
-    assert [c.id for c in chunks] == ["c0", "c1", "c2", "c3"]
-    assert [c.text for c in chunks] == ["A B C D", "C D E F", "E F G H", "G H I J"]
-    assert [c.start for c in chunks] == [0, 2, 4, 6]
-    assert all(isinstance(c, Chunk) and c.source == "doc" for c in chunks)
+    assert all(isinstance(c, Chunk) for c in chunks), "chunk_text returns a list of Chunk objects"
+    assert [c.text for c in chunks] == ["A B C D", "C D E F", "E F G H", "G H I J"], (
+        "the spec's example: windows of 4 tokens stepping by 4 - 2 = 2, and no window after the "
+        "one that reaches 'J' (source/project.md, chunker.py)")
+    assert [c.id for c in chunks] == ["c0", "c1", "c2", "c3"], "ids are 'c0', 'c1', ... in order"
+    assert [c.start for c in chunks] == [0, 2, 4, 6], "start is the index of the window's first token"
+    assert all(c.source == "doc" for c in chunks), "the default source is 'doc'"
 
 
 def test_source_is_carried():
-    assert {c.source for c in chunk_text("a b c d e", 2, 1, source="report.pdf")} == {"report.pdf"}
+    sources = {c.source for c in chunk_text("a b c d e", 2, 1, source="report.pdf")}
+    assert sources == {"report.pdf"}, "every chunk carries the source it was given"
 
 
 @pytest.mark.parametrize("text", ["", "   ", "\n\t "])
 def test_empty_or_blank_text_gives_no_chunks(text):
-    assert chunk_text(text, 4, 2) == []
+    assert chunk_text(text, 4, 2) == [], "empty (or whitespace-only) text -> [] (the contract table)"
 
 
 def test_short_text_is_one_chunk():
-    assert [c.text for c in chunk_text("only three words", 10, 3)] == ["only three words"]
+    texts = [c.text for c in chunk_text("only three words", 10, 3)]
+    assert texts == ["only three words"], "text shorter than one window is one chunk, not zero or two"
+
+
+def test_newlines_and_tabs_separate_tokens_like_spaces():
+    chunks = chunk_text("alpha\nbeta\tgamma  delta\n\nepsilon", 2, 0)
+    assert [c.text for c in chunks] == ["alpha beta", "gamma delta", "epsilon"], (
+        "tokens are whitespace-separated: any run of spaces, tabs or newlines separates two tokens "
+        "(text.split()), and a chunk's text joins its tokens with single spaces")
 
 
 @pytest.mark.parametrize("size, overlap", [(4, 4), (4, 5), (0, 0), (-3, 0), (4, -1)])
 def test_invalid_sizes_raise(size, overlap):
     with pytest.raises(ValueError):
         chunk_text("a b c d e f", size, overlap)
+    # (pytest reports "DID NOT RAISE" here when chunk_text accepts the sizes: overlap >= size
+    # makes the stride zero or negative, so the contract table asks for a guard.)
 
 
 @settings(max_examples=150, deadline=None)
@@ -43,20 +61,20 @@ def test_windows_overlap_cover_everything_and_have_no_redundant_tail(n_tokens, s
     tokens = [f"w{i}" for i in range(n_tokens)]
     chunks = chunk_text(" ".join(tokens), size, overlap)
     step = size - overlap
-    assert [c.id for c in chunks] == [f"c{i}" for i in range(len(chunks))]
+    where = f"chunk_text(<{n_tokens} tokens>, chunk_size={size}, overlap={overlap})"
+    assert [c.id for c in chunks] == [f"c{i}" for i in range(len(chunks))], f"{where}: ids c0, c1, ..."
     for c in chunks:
         words = c.text.split()
-        assert words == tokens[c.start:c.start + len(words)]
-        assert len(words) <= size
+        assert words == tokens[c.start:c.start + len(words)], f"{where}: {c.id} must be the tokens from its start"
+        assert len(words) == min(size, n_tokens - c.start), f"{where}: {c.id} must hold chunk_size tokens (fewer only at the end)"
     for a, b in zip(chunks, chunks[1:]):
-        assert b.start - a.start == step
-        assert a.text.split()[-overlap:] == b.text.split()[:overlap] if overlap else True
+        assert b.start - a.start == step, f"{where}: windows step by chunk_size - overlap = {step}"
     covered = {c.start + i for c in chunks for i in range(len(c.text.split()))}
-    assert covered == set(range(n_tokens))
-    # Only the last window reaches the end; the one before it must not.
-    assert chunks[-1].start + len(chunks[-1].text.split()) == n_tokens
+    assert covered == set(range(n_tokens)), f"{where}: every token is in some chunk"
+    assert chunks[-1].start + len(chunks[-1].text.split()) == n_tokens, f"{where}: the last window reaches the end"
     if len(chunks) > 1:
-        assert chunks[-2].start + size < n_tokens
+        assert chunks[-2].start + size < n_tokens, (
+            f"{where}: no redundant tail: stop after the first window that reaches the end")
 
 
 def test_pages_give_each_chunk_its_page_and_exact_character_span():
