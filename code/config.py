@@ -156,6 +156,8 @@ class Config:
     # Filled from resolve_models: which variable chose each model (shown by `python config.py`).
     model_source: str = field(default="default", compare=False)
     embedding_source: str = field(default="default", compare=False)
+    # Where the relevance gate's threshold came from (shown with every answer).
+    min_relevance_source: str = field(default="default", compare=False)
 
 
 _CHOICES = {"chunker": ("fixed", "sentence"), "retrieval": ("dense", "bm25", "hybrid")}
@@ -190,6 +192,8 @@ def get_config(env: Mapping[str, str] | None = None, **overrides: Any) -> Config
         if f.name not in values and raw not in (None, ""):
             values[f.name] = _parse(f, raw)
     values.update({k: v for k, v in overrides.items() if v is not None})
+    if "min_relevance" in values:
+        values["min_relevance_source"] = "RAG_MIN_RELEVANCE"
     cfg = Config(**values)
     validate(cfg)
     return cfg
@@ -284,7 +288,7 @@ def main() -> None:
     print(f"chat model:      {cfg.model:<40} (chosen by {cfg.model_source})")
     print(f"embedding model: {cfg.embedding_model:<40} (chosen by {cfg.embedding_source})")
     for f in fields(Config):
-        if f.name not in {"model", "embedding_model", "model_source", "embedding_source"}:
+        if f.name not in {"model", "embedding_model", "model_source", "embedding_source", "min_relevance_source"}:
             shown = "(set)" if f.name == "chroma_auth_token" and cfg.chroma_auth_token else getattr(cfg, f.name)
             print(f"  {f.name:<22} {shown!r:<30} {variable(f.name)}")
 

@@ -13,10 +13,24 @@ import json
 import sys
 from dataclasses import asdict
 
+from citations import best_quote
 from config import Config
+from textutils import terms
+
+
+def evidence(claim: str, context) -> dict:
+    """Where a claim stands in the context, for display: the chunk and sentence that share the
+    most content words with it (the verdict itself is the verifier's), or None."""
+    claim_terms = set(terms(claim))
+    best = max(((c, best_quote(claim, c.text)) for c in context),
+               key=lambda pair: len(claim_terms & set(terms(pair[1]))), default=None)
+    if best is None or not claim_terms & set(terms(best[1])):
+        return {"id": None, "sentence": None}
+    return {"id": best[0].id, "sentence": best[1]}
 
 
 def to_json(result, cfg: Config) -> dict:
+    report = result.faithfulness
     return {
         "question": result.question,
         "answer": result.answer.text,
@@ -29,7 +43,9 @@ def to_json(result, cfg: Config) -> dict:
                        "char_start": c.char_start, "char_end": c.char_end, "text": c.text}
                       for c in result.retrieved],
         "gate": result.gate,
-        "faithfulness": asdict(result.faithfulness),
+        "faithfulness": {**asdict(report), "checks": [
+            {"claim": claim, "supported": ok, "evidence": evidence(claim, result.context)}
+            for claim, ok in zip(report.claims, report.verdicts)]},
         "model": cfg.model,
         "embedding_model": cfg.embedding_model,
         "search": result.search,

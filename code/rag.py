@@ -75,7 +75,8 @@ def validate_question(question: str, cfg: Config) -> str:
 def gate(retrieved: list[Chunk], cfg: Config) -> dict:
     """Step 5: is the best retrieved chunk similar enough to the question to be worth asking?"""
     best = round(max((c.score or 0.0 for c in retrieved), default=0.0), 4)
-    return {"passed": best >= cfg.min_relevance, "best_score": best, "threshold": cfg.min_relevance}
+    return {"passed": best >= cfg.min_relevance, "best_score": best, "threshold": cfg.min_relevance,
+            "threshold_source": cfg.min_relevance_source}
 
 
 def ask(documents: list[Document], question: str, cfg: Config, search: str | None = None) -> Result:
