@@ -67,9 +67,9 @@ def search_text(documents, question: str, last: Turn | None, cfg: Config) -> str
     return candidate if best(candidate) > best(question) + FOLLOW_UP_MARGIN else question
 
 
-def chat(documents, cfg: Config, save_to: str | None = None) -> None:
+def chat(documents, cfg: Config, ask, save_to: str | None = None) -> None:
+    """The conversation loop; `ask(documents, question, cfg, search)` is rag.ask."""
     import output
-    from rag import ask
 
     print(f"Ask about the documents. {HELP}")
     last, result, history = None, None, []

@@ -165,7 +165,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.chat:
         import chat
 
-        chat.chat(index_documents(pdf_paths(args.pdfs), cfg, show_progress=True), cfg, args.save_chat)
+        chat.chat(index_documents(pdf_paths(args.pdfs), cfg, show_progress=True), cfg, ask, args.save_chat)
         return
     question = DEFAULT_QUESTION if args.question is None else args.question
     result = run(question, args.pdfs, cfg, show_progress=not args.json)
