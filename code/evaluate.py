@@ -19,6 +19,8 @@ Extra fields (e.g. "page", "kind") are carried into the results.
 Run alone:  python code/evaluate.py                 (the sample report and its 39 questions)
             python code/evaluate.py --pdf report.pdf --questions qs.jsonl --top-k 5 --json out.json
             python code/evaluate.py --chunker sentence --retrieval bm25
+            python code/evaluate.py --devset    (data/devset: tune and held-out halves side by side)
+            python code/evaluate.py --claims    (the verifier on data/devset/claims.jsonl)
 """
 
 from __future__ import annotations
@@ -208,6 +210,8 @@ def evaluate(questions: list[dict], pdfs: list[str | Path] | None = None, cfg: C
 
 
 def summarize(results: list[dict], cfg: Config, index_s: float = 0.0) -> dict:
+    from faithfulness import split_claims
+
     k = cfg.top_k
     answerable = [r for r in results if r["answerable"]]
     unanswerable = [r for r in results if not r["answerable"]]
@@ -230,6 +234,7 @@ def summarize(results: list[dict], cfg: Config, index_s: float = 0.0) -> dict:
         "refusal_accuracy": mean([1.0 if r["refused"] else 0.0 for r in unanswerable]),
         "answer_rate": mean([0.0 if r["refused"] else 1.0 for r in answerable]),
         "answer_recall": mean(recalls),
+        "answer_sentences": mean([len(split_claims(r["answer"])) for r in answerable if not r["refused"]]),
         "faithfulness_answered": mean([r["faithfulness"] for r in answered]),
         "context_relevance": mean([r["context_relevance"] for r in answerable]),
         "context_relevance_unanswerable": mean([r["context_relevance"] for r in unanswerable]),
@@ -281,6 +286,70 @@ def print_report(report: dict) -> None:
         print(f"  {label.format(k=s['k']):<34} {_fmt(s[key])}")
 
 
+# ----------------------------------------------------------------------------- dev set
+
+DEVSET = REPO_ROOT / "data" / "devset"
+DEVSET_ROWS = [("hit_at_k", "Hit@{k}"), ("mrr_at_k", "MRR@{k}"), ("answer_rate", "answer rate"),
+               ("answer_recall", "answer recall"), ("refusal_accuracy", "refusal acc."),
+               ("answer_sentences", "sentences")]
+# The claims' fixed tune/held-out split: per edit type, shuffled with this seed, first half tune.
+CLAIMS_SEED = "claims-20240611"
+
+
+def devset(cfg: Config, progress: bool = False) -> dict:
+    """Every dev-set document evaluated once: {document or "overall": {"tune"|"heldout": summary}}."""
+    files = sorted(DEVSET.glob("*.questions.jsonl"))
+    pdfs = [DEVSET / "pdfs" / f.name.replace(".questions.jsonl", ".pdf") for f in files]
+    if not files or not all(p.is_file() for p in pdfs):
+        raise RAGError(f"the dev set PDFs are missing from {DEVSET / 'pdfs'}: run python tools/fetch_devset.py")
+    table, pooled = {}, {"tune": [], "heldout": []}
+    for path, pdf in zip(files, pdfs):
+        questions = load_questions(path)
+        results = evaluate(questions, [pdf], cfg, progress=progress)["results"]
+        for split in pooled:
+            mine = [r for r, q in zip(results, questions) if q.get("split") == split]
+            pooled[split] += mine
+            table.setdefault(pdf.stem, {})[split] = summarize(mine, cfg)
+    table["overall"] = {split: summarize(results, cfg) for split, results in pooled.items()}
+    return table
+
+
+def print_devset(table: dict) -> None:
+    k = table["overall"]["tune"]["k"]
+    print(f"{'document':<16} {'n tune/held':>11}" + "".join(f" {label.format(k=k):>15}" for _, label in DEVSET_ROWS))
+    print(f"{'':<28}" + f" {'tune':>6} / {'held':<6}" * len(DEVSET_ROWS))
+    for name, halves in table.items():
+        t, h = halves["tune"], halves["heldout"]
+        print(f"{name:<16} {t['questions']:>5}/{h['questions']:<5}"
+              + "".join(f" {_fmt(t[key]):>6} / {_fmt(h[key]):<6}" for key, _ in DEVSET_ROWS))
+
+
+def claims_benchmark(cfg: Config) -> dict:
+    """The configured verifier on the labelled claims: balanced accuracy per split and per edit."""
+    import random
+
+    from chunker import Chunk
+    from faithfulness import check_faithfulness
+
+    items = [json.loads(line) for line in (DEVSET / "claims.jsonl").read_text(encoding="utf-8").splitlines() if line.strip()]
+    for edit in sorted({i["edit"] for i in items}):
+        group = [i for i in items if i["edit"] == edit]
+        random.Random(CLAIMS_SEED).shuffle(group)
+        for n, item in enumerate(group):
+            item["split"] = "tune" if n < (len(group) + 1) // 2 else "heldout"
+    for item in items:
+        item["verdict"] = check_faithfulness("", [Chunk("c0", item["context"])], [item["claim"]], cfg).verdicts[0]
+    out = {}
+    for split in ("tune", "heldout", "all"):
+        mine = [i for i in items if split in ("all", i["split"])]
+        right = {e: statistics.fmean(i["verdict"] == i["supported"] for i in mine if i["edit"] == e)
+                 for e in sorted({i["edit"] for i in mine})}
+        classes = [statistics.fmean(i["verdict"] == i["supported"] for i in mine if i["supported"] is s) for s in (True, False)]
+        out[split] = {"claims": len(mine), "balanced_accuracy": round(statistics.fmean(classes), 4),
+                      **{e: round(v, 4) for e, v in right.items()}}
+    return {"summary": out, "results": items}
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = ArgumentParser(prog="evaluate.py", description="Score retrieval, answers and grounding over a question set.")
     parser.add_argument("--pdf", nargs="+", help="PDF file(s) or folder (default: the sample report)")
@@ -289,7 +358,20 @@ def main(argv: list[str] | None = None) -> None:
     add_pipeline_flags(parser)
     parser.add_argument("--json", metavar="OUT", help="write {summary, results} to OUT; "
                                                       "prints nothing but errors")
+    parser.add_argument("--devset", action="store_true", help="every data/devset document, tune vs held-out")
+    parser.add_argument("--claims", action="store_true", help="the verifier's balanced accuracy on data/devset/claims.jsonl")
     args = parser.parse_args(argv)
+    if args.devset or args.claims:
+        cfg = config_from_args(args)
+        report = devset(cfg, not args.json and sys.stderr.isatty()) if args.devset else claims_benchmark(cfg)
+        if args.json:
+            Path(args.json).write_text(json.dumps(report, indent=2), encoding="utf-8")
+        elif args.devset:
+            print_devset(report)
+        else:
+            print("\n".join(f"{split:<8} " + "  ".join(f"{k} {_fmt(v)}" for k, v in s.items())
+                            for split, s in report["summary"].items()))
+        return
     if args.pdf is None and args.questions is None:
         pdfs, questions_file = [SAMPLE_PDF], SAMPLE_QUESTIONS
     elif args.pdf is None or args.questions is None:
