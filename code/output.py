@@ -49,6 +49,9 @@ def to_json(result, cfg: Config) -> dict:
         "model": cfg.model,
         "embedding_model": cfg.embedding_model,
         "search": result.search,
+        "retrieval": cfg.retrieval,
+        # The chunk text the model was given (fit_to_budget may keep only part of a chunk).
+        "context": [{"id": c.id, "text": c.text} for c in result.context],
         "documents": result.documents,
         "timings": result.timings,
     }
