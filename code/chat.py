@@ -67,8 +67,9 @@ def search_text(documents, question: str, last: Turn | None, cfg: Config) -> str
     return candidate if best(candidate) > best(question) + FOLLOW_UP_MARGIN else question
 
 
-def chat(documents, cfg: Config, ask, save_to: str | None = None) -> None:
-    """The conversation loop; `ask(documents, question, cfg, search)` is rag.ask."""
+def chat(documents, cfg: Config, ask, save_to: str | None = None, html_to: str | None = None) -> None:
+    """The conversation loop; `ask(documents, question, cfg, search)` is rag.ask. `html_to`: write
+    the whole conversation as one HTML page when it ends."""
     import output
 
     print(f"Ask about the documents. {HELP}")
@@ -103,6 +104,10 @@ def chat(documents, cfg: Config, ask, save_to: str | None = None) -> None:
     if save_to:
         with open(save_to, "w", encoding="utf-8") as fh:
             json.dump(history, fh, indent=2)
+    if html_to:
+        import html_report
+
+        html_report.write_html(html_to, html_report.render_conversation(history))
 
 
 def _command(command: str, last: Turn | None, result) -> Turn | None:

@@ -4,6 +4,7 @@
     python code/rag.py "Who is the CFO?" report.pdf     # your PDF (or several, or a folder)
     python code/rag.py --json "..." a.pdf b.pdf         # one JSON object
     python code/rag.py --chat report.pdf                # interactive, with follow-ups
+    python code/rag.py "..." --html report.html         # also the answer as a page for a browser
 
 `run(question, pdfs)` is the recipe, `ask(documents, question, cfg)` its second half:
 
@@ -148,6 +149,8 @@ def parse_args(argv: list[str] | None):
     parser.add_argument("--show-context", action="store_true", help="print the retrieved chunks")
     parser.add_argument("--chat", action="store_true", help="interactive questions with follow-ups")
     parser.add_argument("--save-chat", metavar="FILE", help="with --chat: save the conversation as JSON")
+    parser.add_argument("--html", metavar="FILE", help="also write the answer (with --chat, the conversation) "
+                                                       "as one self-contained HTML page")
     args = parser.parse_args(argv)
     if args.question and (args.chat or _is_document(args.question)):
         # `rag.py report.pdf` asks the default question about report.pdf; in chat mode every
@@ -158,14 +161,18 @@ def parse_args(argv: list[str] | None):
 
 
 def main(argv: list[str] | None = None) -> None:
+    import html_report
     import output
 
     args = parse_args(argv)
     cfg = config_from_args(args)
+    if args.html:
+        html_report.write_html(args.html)  # an unwritable path fails now, before any work
     if args.chat:
         import chat
 
-        chat.chat(index_documents(pdf_paths(args.pdfs), cfg, show_progress=True), cfg, ask, args.save_chat)
+        chat.chat(index_documents(pdf_paths(args.pdfs), cfg, show_progress=True), cfg, ask, args.save_chat,
+                  args.html)
         return
     question = DEFAULT_QUESTION if args.question is None else args.question
     result = run(question, args.pdfs, cfg, show_progress=not args.json)
@@ -173,6 +180,8 @@ def main(argv: list[str] | None = None) -> None:
         output.print_json(result, cfg)
     else:
         output.print_text(result, cfg, args.show_context)
+    if args.html:
+        html_report.write_html(args.html, html_report.render(output.to_json(result, cfg)))
 
 
 if __name__ == "__main__":
