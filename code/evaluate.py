@@ -297,24 +297,27 @@ CLAIMS_SEED = "claims-20240611"
 
 
 def devset(cfg: Config, progress: bool = False) -> dict:
-    """Every dev-set document evaluated once: {document or "overall": {"tune"|"heldout": summary}}."""
+    """Every dev-set document evaluated once: {"summary": {document or "overall": {"tune"|"heldout":
+    summary}}, "results": [each question's result, with its "document" and "split"]}."""
     files = sorted(DEVSET.glob("*.questions.jsonl"))
     pdfs = [DEVSET / "pdfs" / f.name.replace(".questions.jsonl", ".pdf") for f in files]
     if not files or not all(p.is_file() for p in pdfs):
         raise RAGError(f"the dev set PDFs are missing from {DEVSET / 'pdfs'}: run python tools/fetch_devset.py")
-    table, pooled = {}, {"tune": [], "heldout": []}
+    table, pooled, everything = {}, {"tune": [], "heldout": []}, []
     for path, pdf in zip(files, pdfs):
         questions = load_questions(path)
         results = evaluate(questions, [pdf], cfg, progress=progress)["results"]
+        everything += [{"document": pdf.stem, "split": q.get("split"), **r} for r, q in zip(results, questions)]
         for split in pooled:
             mine = [r for r, q in zip(results, questions) if q.get("split") == split]
             pooled[split] += mine
             table.setdefault(pdf.stem, {})[split] = summarize(mine, cfg)
     table["overall"] = {split: summarize(results, cfg) for split, results in pooled.items()}
-    return table
+    return {"summary": table, "results": everything}
 
 
-def print_devset(table: dict) -> None:
+def print_devset(report: dict) -> None:
+    table = report["summary"]
     k = table["overall"]["tune"]["k"]
     print(f"{'document':<16} {'n tune/held':>11}" + "".join(f" {label.format(k=k):>15}" for _, label in DEVSET_ROWS))
     print(f"{'':<28}" + f" {'tune':>6} / {'held':<6}" * len(DEVSET_ROWS))
