@@ -19,6 +19,7 @@ Extra fields (e.g. "page", "kind") are carried into the results.
 Run alone:  python code/evaluate.py                 (the sample report and its 39 questions)
             python code/evaluate.py --pdf report.pdf --questions qs.jsonl --top-k 5 --json out.json
             python code/evaluate.py --chunker sentence --retrieval bm25
+            python code/evaluate.py --sweep --html eval.html   (modes and chunk sizes too, as a page)
             python code/evaluate.py --devset    (data/devset: tune and held-out halves side by side)
             python code/evaluate.py --claims    (the verifier on data/devset/claims.jsonl)
 """
@@ -247,6 +248,22 @@ def summarize(results: list[dict], cfg: Config, index_s: float = 0.0) -> dict:
     }
 
 
+SWEEP_CHUNK_SIZES = (60, 120, 240)
+
+
+def sweep(questions: list[dict], pdfs, cfg: Config, report: dict, progress: bool = False) -> dict:
+    """--sweep: the summary under each retrieval mode and each of SWEEP_CHUNK_SIZES (overlap a
+    quarter of the size); `report`, the run with `cfg` itself, is reused where settings match."""
+    from dataclasses import replace
+
+    def summary(**change) -> dict:
+        run_cfg = replace(cfg, **change)
+        return report["summary"] if run_cfg == cfg else evaluate(questions, pdfs, run_cfg, progress)["summary"]
+
+    return {"retrieval_modes": [summary(retrieval=mode) for mode in ("dense", "bm25", "hybrid")],
+            "chunk_sizes": [summary(chunk_size=n, chunk_overlap=n // 4) for n in SWEEP_CHUNK_SIZES]}
+
+
 # ----------------------------------------------------------------------------- output
 
 SUMMARY_ROWS = [
@@ -284,6 +301,13 @@ def print_report(report: dict) -> None:
           f"{s['retrieval']} | gate {s['min_relevance']} | {s['model']} + {s['embedding_model']}")
     for key, label in SUMMARY_ROWS:
         print(f"  {label.format(k=s['k']):<34} {_fmt(s[key])}")
+
+
+def print_sweep(extra: dict) -> None:
+    for key, rows in (("retrieval", extra["retrieval_modes"]), ("chunk_size", extra["chunk_sizes"])):
+        for s in rows:
+            print(f"  {key} {s[key]!s:<7} Hit@{s['k']} {_fmt(s['hit_at_k'])}  MRR@{s['k']} {_fmt(s['mrr_at_k'])}"
+                  f"  answer rate {_fmt(s['answer_rate'])}  faithfulness {_fmt(s['faithfulness_answered'])}")
 
 
 # ----------------------------------------------------------------------------- dev set
@@ -363,7 +387,16 @@ def main(argv: list[str] | None = None) -> None:
                                                       "prints nothing but errors")
     parser.add_argument("--devset", action="store_true", help="every data/devset document, tune vs held-out")
     parser.add_argument("--claims", action="store_true", help="the verifier's balanced accuracy on data/devset/claims.jsonl")
+    parser.add_argument("--html", metavar="OUT", help="also write the report as an HTML page with charts")
+    parser.add_argument("--sweep", action="store_true", help="also run every retrieval mode and the chunk sizes "
+                                                             f"{SWEEP_CHUNK_SIZES} (slower; for the charts)")
     args = parser.parse_args(argv)
+    if (args.html or args.sweep) and (args.devset or args.claims):
+        raise RAGError("--html and --sweep go with a question set, not with --devset or --claims; drop one")
+    if args.html:
+        import html_report
+
+        html_report.write_html(args.html)  # an unwritable path fails now, before the run
     if args.devset or args.claims:
         cfg = config_from_args(args)
         report = devset(cfg, not args.json and sys.stderr.isatty()) if args.devset else claims_benchmark(cfg)
@@ -384,11 +417,18 @@ def main(argv: list[str] | None = None) -> None:
     questions = load_questions(questions_file)
     cfg = config_from_args(args)
     # Progress only for a person watching; logs and --json runs stay clean.
-    report = evaluate(questions, pdfs, cfg, progress=not args.json and sys.stderr.isatty())
+    progress = not args.json and sys.stderr.isatty()
+    report = evaluate(questions, pdfs, cfg, progress=progress)
+    extra = sweep(questions, pdfs, cfg, report, progress) if args.sweep else None
     if args.json:
-        Path(args.json).write_text(json.dumps(report, indent=2), encoding="utf-8")
+        Path(args.json).write_text(json.dumps({**report, "sweep": extra} if extra else report, indent=2),
+                                   encoding="utf-8")
     else:
         print_report(report)
+        if extra:
+            print_sweep(extra)
+    if args.html:
+        html_report.write_html(args.html, html_report.render_evaluation(report, extra))
 
 
 if __name__ == "__main__":
