@@ -29,9 +29,10 @@ header,nav,main,footer{max-width:62rem;margin:0 auto;padding:0 1rem} dt{font-wei
 nav ul{display:flex;flex-wrap:wrap;gap:.2rem 1rem;list-style:none;padding:0} .muted{color:#545454}
 .card{border:1px solid var(--line);border-radius:6px;padding:.5rem .8rem;margin:.8rem 0} .card:target{outline:3px solid}
 .tag{display:inline-block;padding:0 .4rem;border-radius:4px;font-weight:600} mark{background:#fff09a;color:var(--ink)}
-.ok{color:#1b5e20;background:#e3f2e4} .bad{color:#8a1c1c;background:#fbe9e9} table{border-collapse:collapse;width:100%}
-dl{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:0 1rem} svg{display:block;max-width:100%;height:auto}
-th,td{text-align:left;vertical-align:top;border-bottom:1px solid var(--line);padding:.3rem .4rem}
+.ok{color:#1b5e20;background:#e3f2e4} .bad{color:#8a1c1c;background:#fbe9e9} svg{display:block;max-width:100%;height:auto}
+dl{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:0 1rem} table{border-collapse:collapse;width:100%}
+th,td{text-align:left;vertical-align:top;border-bottom:1px solid var(--line);padding:.3rem .4rem} th{overflow-wrap:normal}
+.tag,td[data-label$=rank],td[data-label$=score],td[data-label=faithfulness],td[data-label=expected]{white-space:nowrap}
 svg text{font:12px sans-serif;fill:#1a1a1a} @media (max-width:40rem){.stack thead{display:none} dl{display:block}
 .stack tr{display:block;border-bottom:2px solid var(--line)} .stack td{display:block;border:0}
 .stack td::before{content:attr(data-label) ": ";font-weight:600}}
@@ -76,12 +77,11 @@ def sections_html(sections: list[tuple[str, str, str]]) -> str:  # (anchor, labe
 def page(title: str, intro: str, sections: list[tuple[str, str, str]]) -> str:
     """The whole document; sections are (anchor, label, html) and the nav links to each."""
     links = "".join(f'<li><a href="#{anchor}">{label}</a></li>' for anchor, label, _ in sections)
-    return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
-            f'<meta http-equiv="Content-Security-Policy" content="{CSP}">'
-            f'<meta name="viewport" content="width=device-width, initial-scale=1"><title>{esc(title)}</title>'
-            f'<style>{CSS}</style></head><body><header>{intro}</header><nav aria-label="Sections"><ul>'
-            f'{links}</ul></nav><main>{sections_html(sections)}</main><footer><p class="muted">Written by '
-            f'code/html_report.py from the pipeline\'s result; no script, nothing loaded.</p></footer></body></html>\n')
+    return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" '
+            f'content="{CSP}"><meta name="viewport" content="width=device-width, initial-scale=1"><title>{esc(title)}'
+            f'</title><style>{CSS}</style></head><body><header>{intro}</header><nav aria-label="Sections"><ul>{links}'
+            f'</ul></nav><main>{sections_html(sections)}</main><footer><p class="muted">Written by code/html_report.py '
+            f"from the pipeline's result; no script, nothing loaded.</p></footer></body></html>\n")
 
 
 def answer_html(data: dict, cites: dict, h: int) -> str:
@@ -215,10 +215,10 @@ def score_chart(results: list[dict], limit: float) -> str:
         y += 6
     ticks = "".join(f'<text x="{x(t / 10):.0f}" y="{y + 12}" text-anchor="middle">{t / 10:g}</text>'
                     for t in range(math.ceil(lo * 10), math.floor(hi * 10) + 1, 2))
-    label = f"best retrieval score per question against the gate threshold {limit:g}"
-    return (f'<svg viewBox="0 0 600 {y + 18}" role="img" aria-label="{label}"><title>{label}</title>{"".join(parts)}'
-            f'<line x1="{x(limit):.1f}" x2="{x(limit):.1f}" y1="14" y2="{y}" stroke="#1a1a1a" stroke-width="2" stroke-'
-            f'dasharray="4 2"/><text x="{x(limit):.1f}" y="10" text-anchor="middle">gate {limit:g}</text>{ticks}</svg>')
+    label, line = f"best retrieval score per question against the gate threshold {limit:g}", f"{x(limit):.1f}"
+    return (f'<svg viewBox="0 0 600 {y + 18}" width="600" role="img" aria-label="{label}"><title>{label}</title>'
+            f'{"".join(parts)}<line x1="{line}" x2="{line}" y1="14" y2="{y}" stroke="#1a1a1a" stroke-width="2" '
+            f'stroke-dasharray="4 2"/><text x="{line}" y="10" text-anchor="middle">gate {limit:g}</text>{ticks}</svg>')
 
 
 def sweep_html(title: str, rows: list[dict], key: str, metrics: list[tuple[str, str]]) -> str:
@@ -232,9 +232,9 @@ def sweep_html(title: str, rows: list[dict], key: str, metrics: list[tuple[str, 
                          f'width="{width:.1f}"/><text x="{134 + width:.1f}" y="{y + 13}">{number(s.get(m))}</text>')
         y += 26
     data = table([key.replace("_", " ")] + [name for _, name in metrics],
-                 [[esc(s[key])] + [number(s.get(m)) for m, _ in metrics] for s in rows])
-    return (f'<h3>{title}</h3><svg viewBox="0 0 480 {y}" role="img" aria-label="{title}"><title>{title}</title>'
-            f'{"".join(parts)}</svg>{data}')
+                 [[esc(s[key])] + [number(s.get(m)) for m, _ in metrics] for s in rows], stack=True)
+    return (f'<h3>{title}</h3><svg viewBox="0 0 480 {y}" width="480" role="img" aria-label="{title}">'
+            f'<title>{title}</title>{"".join(parts)}</svg>{data}')
 
 
 def charts_html(report: dict, extra: dict | None) -> str:
@@ -269,7 +269,7 @@ def render_evaluation(report: dict, extra: dict | None = None) -> str:
                f"k={s['k']}, gate {s['min_relevance']:g}; {s['model']} + {s['embedding_model']}")
     summary = f"<h2>Summary</h2><p>{esc(setting)}</p>" + table(
         ["metric", "value"], [[label.format(k=s["k"]), number(s.get(key))] for key, label in SUMMARY_ROWS])
-    rows = [[str(n + 1), tag(not fails[n], "passed", "failed: " + esc("; ".join(fails[n]))), esc(r["question"]),
+    rows = [[str(n + 1), tag(not fails[n], "passed", "failed") + " " + esc("; ".join(fails[n])), esc(r["question"]),
              "answerable" if r["answerable"] else "unanswerable", esc(r.get("hit_rank") or "-"),
              number(r["best_score"]), number(r["faithfulness"], 2), esc(r["answer"])]
             for n, r in sorted(enumerate(results), key=lambda pair: not fails[pair[0]])]
