@@ -39,12 +39,15 @@ class Provider:
 
 
 # The one provider table: README, .env.example, error messages and tests read it from here.
+# Current models of LiteLLM's bundled model map, none with a deprecation date (2026-11); a test
+# fails when an upgrade of LiteLLM no longer knows one (tests/test_real_providers.py).
 PROVIDERS: tuple[Provider, ...] = (
-    Provider("GROQ_API_KEY", "groq/llama-3.3-70b-versatile", None),
+    Provider("GROQ_API_KEY", "groq/openai/gpt-oss-20b", None),
     Provider("ANTHROPIC_API_KEY", "anthropic/claude-haiku-4-5", None),
-    Provider("OPENAI_API_KEY", "openai/gpt-4o-mini", "openai/text-embedding-3-small"),
-    Provider("GEMINI_API_KEY", "gemini/gemini-2.0-flash", "gemini/text-embedding-004"),
+    Provider("OPENAI_API_KEY", "openai/gpt-5.4-mini", "openai/text-embedding-3-small"),
+    Provider("GEMINI_API_KEY", "gemini/gemini-3.5-flash-lite", "gemini/gemini-embedding-2"),
 )
+# ollama_chat/ speaks Ollama's /api/chat, so the model's own chat template applies.
 OLLAMA_CHAT_MODEL = "llama3.2"
 OLLAMA_EMBEDDING_MODEL = "ollama/nomic-embed-text"
 MODEL_VARIABLES = ("LLM_MODEL", "EMBEDDING_MODEL", "USE_OLLAMA", "OLLAMA_MODEL")
@@ -93,7 +96,7 @@ def resolve_models(env: Mapping[str, str] | None = None) -> dict[str, str]:
         embed, embed_src = env["EMBEDDING_MODEL"], "EMBEDDING_MODEL"
     if env.get("USE_OLLAMA", "").strip().lower() in {"1", "true", "yes"}:
         if chat is None:
-            chat, chat_src = "ollama/" + env.get("OLLAMA_MODEL", OLLAMA_CHAT_MODEL), "USE_OLLAMA"
+            chat, chat_src = "ollama_chat/" + env.get("OLLAMA_MODEL", OLLAMA_CHAT_MODEL), "USE_OLLAMA"
         if embed is None:
             embed, embed_src = OLLAMA_EMBEDDING_MODEL, "USE_OLLAMA"
     for provider in PROVIDERS:

@@ -114,7 +114,7 @@ def check_faithfulness(answer_text: str, chunks: list[Chunk], claims: list[str] 
         reply = completion([
             {"role": "system", "content": _VERIFY_SYSTEM},
             {"role": "user", "content": f"Context:\n{context}\n\nClaim: {claim}"},
-        ], temperature=0.0, max_tokens=5, cfg=cfg)
+        ], temperature=0.0, cfg=cfg)
         verdicts.append(parse_verdict(reply.choices[0].message.content or ""))
     return FaithfulnessReport(faithfulness_score(verdicts), claims, verdicts)
     # END SOLUTION

@@ -6,7 +6,10 @@ only when a real model is called (the import costs seconds). Whatever answers, t
 has LiteLLM's shape: `response.choices[0].message.content` (or `response["choices"][0]...`).
 
 A provider's failure becomes one `RAGError` line that names the fix (the key variable, the
-model variable, the timeout setting), after LiteLLM's own retries of rate limits and outages.
+model variable, the timeout setting). Rate limits, outages and timeouts are retried by the
+provider client inside LiteLLM (`max_retries`: backoff from 0.5 s, honouring Retry-After), and
+each retry is one `note:` line on stderr; 1 + RAG_MAX_RETRIES attempts at most. An empty reply is
+an error too: it says nothing about the document (tests/PROVIDER_NOTES.md has the evidence).
 
 Run alone:  python code/llm.py    (which models are configured, and one round trip to each)
 """
@@ -25,6 +28,20 @@ def is_offline(model: str) -> bool:
     return model.startswith("offline/")
 
 
+class _RetryCount(logging.Handler):
+    """Counts retries: the provider client logs "Retrying request to ..." at INFO."""
+
+    def __init__(self):
+        super().__init__(logging.INFO)
+        self.count = 0
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.count += record.getMessage().startswith("Retrying request")
+
+
+_RETRIES = _RetryCount()
+
+
 def load_litellm():
     """LiteLLM, imported on first use, quiet: stdout carries only the answer (or --json)."""
     # The local price map keeps LiteLLM from fetching its model list from the network.
@@ -33,11 +50,16 @@ def load_litellm():
 
     litellm.suppress_debug_info = True
     litellm.telemetry = False
+    litellm.drop_params = True  # reasoning models refuse a temperature; drop it rather than fail
+    litellm.DEFAULT_MAX_RETRIES = 0  # else embedding() reads max_retries=0 as "the default, 2"
     for name in ("LiteLLM", "LiteLLM Router", "LiteLLM Proxy", "httpx", "openai"):
         logger = logging.getLogger(name)
-        logger.setLevel(logging.WARNING)
+        logger.setLevel(logging.WARNING)  # LiteLLM's own handler writes INFO to stdout
         logger.handlers = [logging.StreamHandler(sys.stderr)]
         logger.propagate = False
+    retries = logging.getLogger("openai._base_client")
+    retries.setLevel(logging.INFO)
+    retries.handlers, retries.propagate = [_RETRIES], False
     return litellm
 
 
@@ -68,12 +90,19 @@ def provider_error(exc: Exception, model: str) -> RAGError:
 
 
 def _call(function, model: str, cfg: Config, **kwargs: Any):
+    # max_retries, not LiteLLM's num_retries: that one retries at once, also on 401 and 404,
+    # and is ignored by embedding(); the provider client's retries back off and are bounded.
+    _RETRIES.count = 0
     try:
-        return function(model=model, timeout=cfg.request_timeout, num_retries=cfg.max_retries, **kwargs)
+        response = function(model=model, timeout=cfg.request_timeout, max_retries=cfg.max_retries, **kwargs)
     except RAGError:
         raise
     except Exception as exc:  # LiteLLM maps every provider's errors onto its own classes
-        raise provider_error(exc, model) from None
+        error = provider_error(exc, model)
+        raise RAGError(f"{error} (retried {_RETRIES.count}x)" if _RETRIES.count else str(error)) from None
+    if _RETRIES.count:  # a failure says it in its one line; a success says it here
+        print(f"note: {model} answered once retried {_RETRIES.count}x", file=sys.stderr)
+    return response
 
 
 def completion(messages: list[dict], *, model: str | None = None, temperature: float | None = None,
@@ -91,6 +120,9 @@ def completion(messages: list[dict], *, model: str | None = None, temperature: f
     response = _call(load_litellm().completion, model, cfg, messages=messages,
                      temperature=cfg.temperature if temperature is None else temperature,
                      max_tokens=max_tokens or cfg.max_tokens, **kwargs)
+    if not (response.choices[0].message.content or "").strip():
+        raise RAGError(f"{model}: the model returned an empty reply (a content filter, or a token "
+                       f"limit spent on reasoning); try again, raise RAG_MAX_TOKENS or pick another model")
     return response
 
 
