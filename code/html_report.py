@@ -28,11 +28,11 @@ body{margin:0;font:16px/1.5 system-ui,sans-serif;color:var(--ink);background:#ff
 header,nav,main,footer{max-width:62rem;margin:0 auto;padding:0 1rem} dt{font-weight:600} dd{margin:0}
 nav ul{display:flex;flex-wrap:wrap;gap:.2rem 1rem;list-style:none;padding:0} .muted{color:#545454}
 .card{border:1px solid var(--line);border-radius:6px;padding:.5rem .8rem;margin:.8rem 0} .card:target{outline:3px solid}
-.tag{display:inline-block;padding:0 .4rem;border-radius:4px;font-weight:600} mark{background:#fff09a;color:var(--ink)}
+.tag{display:inline-block;padding:0 .4rem;border-radius:4px;font-weight:600;overflow-wrap:normal} mark{background:#fff09a;color:var(--ink)}
 .ok{color:#1b5e20;background:#e3f2e4} .bad{color:#8a1c1c;background:#fbe9e9} svg{display:block;max-width:100%;height:auto}
 dl{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:0 1rem} table{border-collapse:collapse;width:100%}
 th,td{text-align:left;vertical-align:top;border-bottom:1px solid var(--line);padding:.3rem .4rem} th{overflow-wrap:normal}
-.tag,td[data-label$=rank],td[data-label$=score],td[data-label=faithfulness],td[data-label=expected]{white-space:nowrap}
+td[data-label$=rank],td[data-label$=score],td[data-label=faithfulness],td[data-label=expected]{white-space:nowrap}
 svg text{font:12px sans-serif;fill:#1a1a1a} @media (max-width:40rem){.stack thead{display:none} dl{display:block}
 .stack tr{display:block;border-bottom:2px solid var(--line)} .stack td{display:block;border:0}
 .stack td::before{content:attr(data-label) ": ";font-weight:600}}
@@ -89,7 +89,7 @@ def answer_html(data: dict, cites: dict, h: int) -> str:
     lines = []
     for sentence in split_sentences(data["answer"]) or [data["answer"]]:
         links = [f'<a href="#{cites[i]}">[{esc(i)}]</a>' if i in cites else
-                 f'<span class="tag bad">{BAD} [{esc(i)}] dropped: not in the context</span>'
+                 f'[{esc(i)}] <span class="tag bad">{BAD} dropped: not in the context</span>'
                  for i in CITE.findall(sentence)]
         if sentence in data["uncited_claims"]:
             links.append(f'<span class="tag bad">{BAD} cites nothing</span>')
