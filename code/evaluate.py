@@ -192,6 +192,7 @@ def evaluate(questions: list[dict], pdfs: list[str | Path] | None = None, cfg: C
             "answer": result.answer.text,
             "refused": result.answer.refused,
             "gate_passed": result.gate["passed"],
+            "gate_threshold": result.gate["threshold"],
             "best_score": result.gate["best_score"],
             "citations": result.citations,
             "retrieved": [{"id": c.id, "page": c.page, "score": round(c.score or 0.0, 4),
@@ -228,7 +229,8 @@ def summarize(results: list[dict], cfg: Config, index_s: float = 0.0) -> dict:
     return {
         "questions": len(results), "answerable": len(answerable), "unanswerable": len(unanswerable),
         "k": k, "chunker": cfg.chunker, "retrieval": cfg.retrieval, "chunk_size": cfg.chunk_size,
-        "chunk_overlap": cfg.chunk_overlap, "min_relevance": cfg.min_relevance,
+        "chunk_overlap": cfg.chunk_overlap,
+        "min_relevance": results[0]["gate_threshold"] if results else cfg.min_relevance,
         "model": cfg.model, "embedding_model": cfg.embedding_model,
         "hit_at_k": round(hit_at_k(ranks, k), 4),
         "mrr_at_k": round(mrr_at_k(ranks, k), 4),
