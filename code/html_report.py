@@ -28,14 +28,14 @@ body{margin:0;font:16px/1.5 system-ui,sans-serif;color:var(--ink);background:#ff
 header,nav,main,footer{max-width:62rem;margin:0 auto;padding:0 1rem} dt{font-weight:600} dd{margin:0}
 nav ul{display:flex;flex-wrap:wrap;gap:.2rem 1rem;list-style:none;padding:0} .muted{color:#545454}
 .card{border:1px solid var(--line);border-radius:6px;padding:.5rem .8rem;margin:.8rem 0} .card:target{outline:3px solid}
-.tag{display:inline-block;padding:0 .4rem;border-radius:4px;font-weight:600;overflow-wrap:normal} mark{background:#fff09a;color:var(--ink)}
-.ok{color:#1b5e20;background:#e3f2e4} .bad{color:#8a1c1c;background:#fbe9e9} svg{display:block;max-width:100%;height:auto}
-dl{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:0 1rem} table{border-collapse:collapse;width:100%}
-th,td{text-align:left;vertical-align:top;border-bottom:1px solid var(--line);padding:.3rem .4rem} th{overflow-wrap:normal}
+.tag{display:inline-block;padding:0 .4rem;border-radius:4px;font-weight:600;overflow-wrap:normal}
+mark{background:#fff09a;color:var(--ink)} .ok{color:#1b5e20;background:#e3f2e4} .bad{color:#8a1c1c;background:#fbe9e9}
+dl{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:0 1rem} th{overflow-wrap:normal}
+th,td{text-align:left;vertical-align:top;border-bottom:1px solid var(--line);padding:.3rem .4rem}
 td[data-label$=rank],td[data-label$=score],td[data-label=faithfulness],td[data-label=expected]{white-space:nowrap}
-svg text{font:12px sans-serif;fill:#1a1a1a} @media (max-width:40rem){.stack thead{display:none} dl{display:block}
-.stack tr{display:block;border-bottom:2px solid var(--line)} .stack td{display:block;border:0}
-.stack td::before{content:attr(data-label) ": ";font-weight:600}}
+table{border-collapse:collapse;width:100%} svg{display:block;max-width:100%;height:auto} svg text{font:12px sans-serif}
+@media (max-width:40rem){.stack thead{display:none} dl{display:block} .stack td{display:block;border:0}
+.stack tr{display:block;border-bottom:2px solid var(--line)} .stack td::before{content:attr(data-label) ": ";font-weight:600}}
 @media print{nav{display:none} a{color:var(--ink);text-decoration:none} .card,tr,svg{break-inside:avoid}}"""
 CSP = "default-src 'none'; style-src 'unsafe-inline'"
 OK, BAD = "\u2713", "\u2717"  # verdicts are words and symbols, never colour only
