@@ -53,6 +53,10 @@ OLLAMA_EMBEDDING_MODEL = "ollama/nomic-embed-text"
 MODEL_VARIABLES = ("LLM_MODEL", "EMBEDDING_MODEL", "USE_OLLAMA", "OLLAMA_MODEL")
 # A chunk must hold at least a sentence: below this, "answers" are fragments of words.
 MIN_CHUNK_SIZE = 20
+# The relevance gate's threshold is a cosine score, and each embedding model has its own scale.
+# Calibrated on the sample set (EVALUATION.md); any other model gets a threshold derived from
+# off-topic probes when its index is built (retriever.probe_threshold).
+CALIBRATED_GATES = {OFFLINE_EMBEDDING_MODEL: 0.20}
 
 
 class RAGError(Exception):
@@ -140,8 +144,8 @@ class Config:
     top_k: int = 5
     retrieval: str = "hybrid"  # dense | bm25 | hybrid
     # Relevance gate: refuse without calling the model when the best chunk's cosine similarity
-    # to the question is below this (calibrated in EVALUATION.md).
-    min_relevance: float = 0.20
+    # to the question is below this; None: the embedding model's own (see CALIBRATED_GATES).
+    min_relevance: float | None = field(default=None, metadata={"type": float})
     # Characters of context handed to the model; beyond it, the most relevant windows are kept.
     context_budget_chars: int = 6000
     max_question_chars: int = 2000
@@ -159,8 +163,9 @@ class Config:
     # Filled from resolve_models: which variable chose each model (shown by `python config.py`).
     model_source: str = field(default="default", compare=False)
     embedding_source: str = field(default="default", compare=False)
-    # Where the relevance gate's threshold came from (shown with every answer).
-    min_relevance_source: str = field(default="default", compare=False)
+    # Where the relevance gate's threshold came from (shown with every answer); with None
+    # above, the index's probe-derived threshold is used (rag.gate).
+    min_relevance_source: str = field(default="derived from off-topic probes", compare=False)
 
 
 _CHOICES = {"chunker": ("fixed", "sentence"), "retrieval": ("dense", "bm25", "hybrid")}
@@ -174,7 +179,7 @@ def variable(name: str) -> str:
 
 
 def _parse(f, raw: str) -> Any:
-    kind = type(f.default)
+    kind = f.metadata.get("type", type(f.default))
     try:
         if kind is bool:
             return _BOOLEAN[raw.strip().lower()]
@@ -195,8 +200,11 @@ def get_config(env: Mapping[str, str] | None = None, **overrides: Any) -> Config
         if f.name not in values and raw not in (None, ""):
             values[f.name] = _parse(f, raw)
     values.update({k: v for k, v in overrides.items() if v is not None})
-    if "min_relevance" in values:
+    if values.get("min_relevance") is not None:
         values["min_relevance_source"] = "RAG_MIN_RELEVANCE"
+    elif values.get("embedding_model", OFFLINE_EMBEDDING_MODEL) in CALIBRATED_GATES:
+        values["min_relevance"] = CALIBRATED_GATES[values.get("embedding_model", OFFLINE_EMBEDDING_MODEL)]
+        values["min_relevance_source"] = "calibrated for this embedding model (EVALUATION.md)"
     cfg = Config(**values)
     validate(cfg)
     return cfg
@@ -209,15 +217,15 @@ def _require(ok: bool, name: str, value: Any, rule: str, example: str) -> None:
 
 def validate(cfg: Config) -> None:
     """One-line errors for settings that would silently break a run (NaN gates, tiny chunks)."""
-    finite = all(math.isfinite(getattr(cfg, n)) for n in
-                 ("temperature", "min_relevance", "max_pdf_mb", "request_timeout"))
-    _require(finite, "every number", "nan/inf", "finite", "RAG_MIN_RELEVANCE=0.2")
+    finite = all(math.isfinite(getattr(cfg, n)) for n in ("temperature", "max_pdf_mb", "request_timeout"))
+    _require(finite and (cfg.min_relevance is None or math.isfinite(cfg.min_relevance)),
+             "every number", "nan/inf", "finite", "RAG_MIN_RELEVANCE=0.2")
     _require(cfg.chunk_size >= MIN_CHUNK_SIZE, "chunk size", cfg.chunk_size,
              f"at least {MIN_CHUNK_SIZE} tokens", "--chunk-size 120")
     _require(0 <= cfg.chunk_overlap < cfg.chunk_size, "overlap", cfg.chunk_overlap,
              f">= 0 and smaller than the chunk size {cfg.chunk_size}", f"--overlap {cfg.chunk_size // 4}")
     _require(cfg.top_k > 0, "top-k", cfg.top_k, "positive", "--top-k 5")
-    _require(-1.0 <= cfg.min_relevance <= 1.0, "RAG_MIN_RELEVANCE", cfg.min_relevance,
+    _require(cfg.min_relevance is None or -1.0 <= cfg.min_relevance <= 1.0, "RAG_MIN_RELEVANCE", cfg.min_relevance,
              "a cosine score between -1 and 1", "RAG_MIN_RELEVANCE=0.2")
     _require(cfg.context_budget_chars >= 200, "RAG_CONTEXT_BUDGET_CHARS", cfg.context_budget_chars,
              "at least 200 characters", "RAG_CONTEXT_BUDGET_CHARS=6000")
@@ -290,8 +298,11 @@ def main() -> None:
     cfg = get_config()
     print(f"chat model:      {cfg.model:<40} (chosen by {cfg.model_source})")
     print(f"embedding model: {cfg.embedding_model:<40} (chosen by {cfg.embedding_source})")
+    gate = "per index" if cfg.min_relevance is None else f"{cfg.min_relevance:g}"
+    print(f"relevance gate:  {gate:<40} ({cfg.min_relevance_source})")
     for f in fields(Config):
-        if f.name not in {"model", "embedding_model", "model_source", "embedding_source", "min_relevance_source"}:
+        if f.name not in {"model", "embedding_model", "model_source", "embedding_source", "min_relevance",
+                          "min_relevance_source"}:
             shown = "(set)" if f.name == "chroma_auth_token" and cfg.chroma_auth_token else getattr(cfg, f.name)
             print(f"  {f.name:<22} {shown!r:<30} {variable(f.name)}")
 

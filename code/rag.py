@@ -73,10 +73,15 @@ def validate_question(question: str, cfg: Config) -> str:
     return question
 
 
-def gate(retrieved: list[Chunk], cfg: Config) -> dict:
-    """Step 5: is the best retrieved chunk similar enough to the question to be worth asking?"""
+def gate(retrieved: list[Chunk], documents: list[Document], cfg: Config) -> dict:
+    """Step 5: is the best retrieved chunk similar enough to the question to be worth asking?
+    The threshold is RAG_MIN_RELEVANCE, else the embedding model's calibrated one, else the one
+    derived from off-topic probes when the documents were indexed."""
+    threshold = cfg.min_relevance
+    if threshold is None:
+        threshold = max(d.collection.metadata.get("gate_threshold", 0.0) for d in documents)
     best = round(max((c.score or 0.0 for c in retrieved), default=0.0), 4)
-    return {"passed": best >= cfg.min_relevance, "best_score": best, "threshold": cfg.min_relevance,
+    return {"passed": best >= threshold, "best_score": best, "threshold": threshold,
             "threshold_source": cfg.min_relevance_source}
 
 
@@ -88,14 +93,14 @@ def ask(documents: list[Document], question: str, cfg: Config, search: str | Non
     search = search or question
     retrieved = retrieve([d.collection for d in documents], search, cfg.top_k, cfg)       # 4
     clock.lap("retrieve")
-    decision = gate(retrieved, cfg)                                                         # 5
+    decision = gate(retrieved, documents, cfg)                                              # 5
     if decision["passed"]:
         context = fit_to_budget(search, retrieved, cfg.context_budget_chars, cfg)           # 6
         result_answer = answer(search, context, cfg)                                        # 7
     else:  # nothing relevant: refuse here and save the model call (and its chance to invent)
         context = []
         result_answer = Answer(f"I don't know: nothing in the documents is relevant to the question "
-                               f"(best score {decision['best_score']:.3f} < {cfg.min_relevance:g}).",
+                               f"(best score {decision['best_score']:.3f} < {decision['threshold']:g}).",
                                [], refused=True)
     clock.lap("generate")
     if result_answer.refused:

@@ -31,7 +31,7 @@ from pathlib import Path
 import bm25
 import numpy as np
 from chunker import Chunk
-from config import Config, RAGError, get_config, run_cli
+from config import REPO_ROOT, Config, RAGError, get_config, run_cli
 from embedding_helpers import embed_many, embed_one
 from textutils import sentence_spans
 
@@ -42,6 +42,11 @@ CANDIDATES_PER_RESULT = 4
 ADD_BATCH = 256
 # Context budget: retrieved chunks are cut into windows this long and the best ones kept.
 WINDOW_CHARS = 500
+# The probe-derived gate refuses a question less related to the corpus than a typical (median)
+# off-topic probe. Lenient on purpose: a grounded model still refuses what passes; a gate set
+# higher refused up to 70% of answerable questions with a word-count embedder (EVALUATION.md).
+PROBE_QUANTILE = 0.5
+PROBES = REPO_ROOT / "data" / "offtopic_probes.txt"
 
 
 class IndexMismatchError(RAGError):
@@ -169,12 +174,22 @@ def build_index(chunks: list[Chunk], cfg: Config | None = None, key: str | None 
             if progress:
                 progress(len(batch))
         bm25.save([c.text for c in chunks], [c.id for c in chunks], bm25_folder(name, cfg))
+        meta["gate_threshold"] = probe_threshold(collection, cfg)
         # Only now is the index usable: an interrupted build leaves complete=False behind.
         collection.modify(metadata={**meta, "complete": True})
     except BaseException:
         client.delete_collection(name)
         raise
     return collection
+
+
+def probe_threshold(collection, cfg: Config) -> float:
+    """A relevance gate for this corpus and embedding model: the PROBE_QUANTILE of the best
+    scores that off-topic questions (data/offtopic_probes.txt) reach in it."""
+    probes = [line.strip() for line in PROBES.read_text(encoding="utf-8").splitlines()
+              if line.strip() and not line.startswith("#")]
+    found = collection.query(query_embeddings=embed_many(probes, cfg), n_results=1, include=["distances"])
+    return round(float(np.quantile([1.0 - d[0] for d in found["distances"]], PROBE_QUANTILE)), 4)
 
 
 # ------------------------------------------------------------------------------- retrieval
