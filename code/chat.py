@@ -67,6 +67,14 @@ def search_text(documents, question: str, last: Turn | None, cfg: Config) -> str
     return candidate if best(candidate) > best(question) + FOLLOW_UP_MARGIN else question
 
 
+def respond(documents, question: str, last: Turn | None, cfg: Config, ask):
+    """One turn of a conversation: search (the question, or it completed from the last turn),
+    answer with `ask` (rag.ask); returns the result and the turn the next question may lean on.
+    The --chat loop and evaluate.py --dialogues both go through here."""
+    result = ask(documents, question, cfg, search_text(documents, question, last, cfg))
+    return result, Turn(question, result.answer.text)
+
+
 def chat(documents, cfg: Config, ask, save_to: str | None = None, html_to: str | None = None) -> None:
     """The conversation loop; `ask(documents, question, cfg, search)` is rag.ask. `html_to`: write
     the whole conversation as one HTML page when it ends."""
@@ -88,8 +96,7 @@ def chat(documents, cfg: Config, ask, save_to: str | None = None, html_to: str |
             last = _command(question, last, result)
             continue
         try:
-            search = search_text(documents, question, last, cfg)
-            result = ask(documents, question, cfg, search)
+            result, turn = respond(documents, question, last, cfg, ask)
         except RAGError as exc:
             print(f"error: {exc}", file=sys.stderr)
             continue
@@ -99,7 +106,7 @@ def chat(documents, cfg: Config, ask, save_to: str | None = None, html_to: str |
         if result.search != question:
             print(f"(searched for: {result.search})")
         output.print_text(result, cfg)
-        last = Turn(question, result.answer.text)
+        last = turn
         history.append(output.to_json(result, cfg))
     if save_to:
         with open(save_to, "w", encoding="utf-8") as fh:

@@ -22,6 +22,7 @@ Run alone:  python code/evaluate.py                 (the sample report and its 3
             python code/evaluate.py --sweep --html eval.html   (modes and chunk sizes too, as a page)
             python code/evaluate.py --devset    (data/devset: tune and held-out halves side by side)
             python code/evaluate.py --claims    (the verifier on data/devset/claims.jsonl)
+            python code/evaluate.py --dialogues data/dialogues.json   (conversations, turn by turn)
 """
 
 from __future__ import annotations
@@ -389,12 +390,24 @@ def main(argv: list[str] | None = None) -> None:
                                                       "prints nothing but errors")
     parser.add_argument("--devset", action="store_true", help="every data/devset document, tune vs held-out")
     parser.add_argument("--claims", action="store_true", help="the verifier's balanced accuracy on data/devset/claims.jsonl")
+    parser.add_argument("--dialogues", metavar="FILE", help="scripted conversations, run turn by turn as --chat does")
     parser.add_argument("--html", metavar="OUT", help="also write the report as an HTML page with charts")
     parser.add_argument("--sweep", action="store_true", help="also run every retrieval mode and the chunk sizes "
                                                              f"{SWEEP_CHUNK_SIZES} (slower; for the charts)")
     args = parser.parse_args(argv)
-    if (args.html or args.sweep) and (args.devset or args.claims):
-        raise RAGError("--html and --sweep go with a question set, not with --devset or --claims; drop one")
+    if (args.html or args.sweep) and (args.devset or args.claims or args.dialogues):
+        raise RAGError("--html and --sweep go with a question set, not with --devset, --claims or --dialogues; drop one")
+    if args.dialogues:
+        import dialogues
+
+        cfg = config_from_args(args)
+        report = dialogues.evaluate_dialogues(dialogues.load_dialogues(args.dialogues), cfg, hit_rank, answer_recall,
+                                              not args.json and sys.stderr.isatty())
+        if args.json:
+            Path(args.json).write_text(json.dumps(report, indent=2), encoding="utf-8")
+        else:
+            dialogues.print_dialogues(report)
+        return
     if args.html:
         import html_report
 
