@@ -1,0 +1,20 @@
+# replaces: chunk_text
+# kind: mistake
+# description: ids from a module-level counter ("unique ids"), so they do not restart at c0 for the next document
+# violates: "Each chunk gets a stable id ('c0', 'c1', ...)" (seed, chunk_text docstring)
+import itertools
+
+_chunk_ids = itertools.count()
+
+
+def chunk_text(text: str, chunk_size: int, overlap: int, source: str = "doc") -> list[Chunk]:
+    if chunk_size <= 0 or overlap < 0 or overlap >= chunk_size:
+        raise ValueError("need chunk_size > 0 and 0 <= overlap < chunk_size")
+    tokens = text.split()
+    step = chunk_size - overlap
+    chunks = []
+    for start in range(0, len(tokens), step):
+        chunks.append(Chunk(f"c{next(_chunk_ids)}", " ".join(tokens[start:start + chunk_size]), source, start))
+        if start + chunk_size >= len(tokens):
+            break
+    return chunks

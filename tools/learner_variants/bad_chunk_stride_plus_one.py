@@ -1,0 +1,16 @@
+# replaces: chunk_text
+# kind: mistake
+# description: stride chunk_size - overlap + 1 ("the next window starts after the shared part"), so neighbours share overlap-1 tokens
+# violates: "Fixed-size windows over whitespace tokens, stepping by (chunk_size - overlap)" (seed, chunk_text docstring)
+
+def chunk_text(text: str, chunk_size: int, overlap: int, source: str = "doc") -> list[Chunk]:
+    if chunk_size <= 0 or overlap < 0 or overlap >= chunk_size:
+        raise ValueError("need chunk_size > 0 and 0 <= overlap < chunk_size")
+    tokens = text.split()
+    step = chunk_size - overlap + 1
+    chunks = []
+    for start in range(0, len(tokens), step):
+        chunks.append(Chunk(f"c{len(chunks)}", " ".join(tokens[start:start + chunk_size]), source, start))
+        if start + chunk_size >= len(tokens):
+            break
+    return chunks

@@ -1,0 +1,16 @@
+# replaces: check_faithfulness
+# kind: correct
+# description: a module-level helper _is_supported(claim, context) and a list comprehension over the claims
+
+def _is_supported(claim: str, context: str, cfg: Config | None) -> bool:
+    messages = [{"role": "system", "content": _VERIFY_SYSTEM},
+                {"role": "user", "content": f"Context:\n{context}\n\nClaim: {claim}"}]
+    return parse_verdict(completion(messages, temperature=0.0, max_tokens=5, cfg=cfg).choices[0].message.content or "")
+
+
+def check_faithfulness(answer_text: str, chunks: list[Chunk], claims: list[str] | None = None,
+                       cfg: Config | None = None) -> FaithfulnessReport:
+    claims = split_claims(answer_text) if claims is None else list(claims)
+    context = context_block(chunks)
+    verdicts = [_is_supported(claim, context, cfg) for claim in claims]
+    return FaithfulnessReport(score=faithfulness_score(verdicts), claims=claims, verdicts=verdicts)
