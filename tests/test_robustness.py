@@ -1,7 +1,6 @@
-"""Beyond the tutorial: gate, citation checks, injection, follow-ups, context budget, many
+"""Beyond the tutorial: gate, citation checks, injection, context budget, many
 documents, progress, Chroma server mode, and one-line errors for every kind of bad input."""
 
-import io
 import json
 import shutil
 import socket
@@ -12,7 +11,6 @@ from pathlib import Path
 
 import pytest
 
-import chat
 import documents
 import llm
 import rag
@@ -94,37 +92,6 @@ def test_without_the_data_declaration_the_offline_model_is_hijacked():
     messages[0]["content"] = "Answer from the context and cite chunk ids like [c0]."
     reply = llm.completion(messages).choices[0].message.content
     assert reply == "HACKED"
-
-
-# ------------------------------------------------------------------------------ follow-ups
-
-def test_a_follow_up_borrows_the_last_turns_entities_and_never_snowballs():
-    first = chat.Turn("What was Q3 revenue?", "Q3 revenue was 4.2M EUR, up 8% year over year [c0].")
-    assert chat.completed("what about the margin?", first) == "what about the margin (eur q3)?"
-    second = chat.Turn("what about the margin (eur q3)?", "The operating margin was 21% [c1].")
-    # Only the last turn is carried: its entities, not the whole history.
-    assert chat.completed("And in Berlin?", second) == "And in Berlin (q3)?"
-    assert chat.completed("What was Q3 revenue?", None) == "What was Q3 revenue?"
-
-
-def test_a_standalone_question_after_another_is_searched_as_it_is():
-    # The issue's example: asked alone, "Who is the CFO?" is answered from the governance
-    # passage; after a revenue question it must still be searched on its own.
-    indexed = documents.index_documents(documents.pdf_paths([]), get_config())
-    first = chat.Turn("What was Q3 revenue?", "Q3 revenue was 4.2M EUR, up 8% year over year [c0].")
-    assert chat.search_text(indexed, "Who is the CFO?", first, get_config()) == "Who is the CFO?"
-
-
-def test_chat_loop_completes_a_follow_up_and_answers_commands(monkeypatch, capsys, tmp_path):
-    script = "What was Q3 revenue?\nwhat about the margin?\n/sources\n/reset\nWho is the CFO?\n\n"
-    monkeypatch.setattr("sys.stdin", io.StringIO(script))
-    code, out, err = cli(["--chat", "--save-chat", str(tmp_path / "chat.json")], capsys)
-    assert code == 0, err
-    assert "(searched for: what about the margin (eur q3)?)" in out
-    assert "margin" in out.split("(searched for:")[1].split("Citations")[0]
-    assert "(conversation forgotten)" in out and "Tobias Reinholt" in out
-    saved = json.loads((tmp_path / "chat.json").read_text())
-    assert [t["question"] for t in saved] == ["What was Q3 revenue?", "what about the margin?", "Who is the CFO?"]
 
 
 # -------------------------------------------------------------------------- context budget

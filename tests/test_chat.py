@@ -1,0 +1,199 @@
+"""The conversation (--chat): follow-ups decided by evidence, the commands, Ctrl-C, and the
+scripted dialogues' runner (evaluate.py --dialogues). Real components only: the offline
+stand-in, Chroma, WordLlama and the sample report."""
+
+import io
+import json
+import os
+import re
+import select
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import chat
+import dialogues
+import documents
+import evaluate
+import rag
+from config import RAGError, get_config, run_cli
+from textutils import terms
+
+CODE = Path(__file__).resolve().parents[1] / "code"
+DEAL = ["What was the largest customer deal of the quarter?", "When was it signed?",
+        "How many gateways does it cover?", "When do deliveries start?"]
+
+
+def converse(questions: list[str]) -> list:
+    """The questions as one conversation over the sample report, each turn as --chat takes it."""
+    cfg = get_config()
+    indexed = documents.index_documents(documents.pdf_paths([]), cfg, show_progress=False)
+    last, results = None, []
+    for question in questions:
+        result, last = chat.respond(indexed, question, last, cfg, rag.ask)
+        results.append(result)
+    return results
+
+
+def cli(args, capsys):
+    code = 0
+    try:
+        run_cli(lambda: rag.main(args))
+    except SystemExit as exc:
+        code = exc.code
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+# ------------------------------------------------------------------- what a follow-up borrows
+
+def test_a_follow_up_borrows_the_last_questions_words_and_never_snowballs():
+    first = chat.Turn("What was Q3 revenue?", "Q3 revenue was 4.2M EUR, up 8% year over year [c0].")
+    assert chat.completed("what about the margin?", first) == "what about the margin (q3 revenue)?"
+    # A period, number or name of its own replaces the last question's: Q4, not Q3.
+    assert chat.completed("and in Q4?", first) == "and in Q4 (revenue)?"
+    # Only the last question is carried, never the history (nor the answer's many names).
+    second = chat.Turn("what about the margin?", "The operating margin was 21% [c1].")
+    assert chat.completed("And in Berlin?", second) == "And in Berlin (margin)?"
+    assert chat.completed("What was Q3 revenue?", first) == "What was Q3 revenue?", "nothing left to borrow"
+    assert chat.completed("What was Q3 revenue?", None) == "What was Q3 revenue?"
+
+
+@pytest.mark.parametrize("before", [["What was Q3 revenue?"], ["What was Q3 revenue?", "what about Q4?"]],
+                         ids=["after-revenue", "after-revenue-and-q4"])
+def test_the_issues_example_who_is_the_cfo_is_searched_as_it_is_and_answered(before):
+    *_, cfo = converse(before + ["Who is the CFO?"])
+    assert cfo.search == "Who is the CFO?", f"searched as {cfo.search!r}"
+    assert not cfo.answer.refused and "Tobias Reinholt" in cfo.answer.text, cfo.answer.text
+    assert {c["page"] for c in cfo.citations} == {5}, "answered from the governance passage (page 5)"
+
+
+def test_a_topic_switch_after_three_follow_ups_is_searched_as_it_is():
+    results = converse(DEAL + ["How much cash did the company hold at the end of September?"])
+    questions = [r.question for r in results]
+    assert "August" in results[1].answer.text and "900" in results[2].answer.text
+    cash, (alone,) = results[-1], converse([results[-1].question])
+    assert cash.search == cash.question, f"searched as {cash.search!r}"
+    assert cash.answer.text == alone.answer.text, "the same answer as when asked alone"
+    for before, result in zip(questions, results[1:]):
+        borrowed = set(terms(result.search)) - set(terms(result.question))
+        assert borrowed <= set(terms(before)), f"{result.search!r} carries more than the last question"
+
+
+def test_a_follow_up_after_a_refusal_is_answered():
+    q2, q3 = converse(["What was revenue in Q2 2024?", "And in Q3?"])
+    assert q2.answer.refused, "the sample report gives no Q2 revenue"
+    assert not q3.answer.refused and "4.2M EUR" in q3.answer.text, q3.answer.text
+    assert q3.search in ("And in Q3?", "And in Q3 (revenue)?"), "Q3 replaces Q2 2024; no word of the refusal"
+
+
+# ---------------------------------------------------------------------------- the commands
+
+def test_chat_commands_reset_sources_help_and_save_chat(monkeypatch, capsys, tmp_path):
+    script = ("/sources\nHow many customers did Larkspur have?\nand a year earlier?\n/sources\n/help\n"
+              "/reset\nand a year earlier?\n\n")
+    monkeypatch.setattr("sys.stdin", io.StringIO(script))
+    code, out, err = cli(["--chat", "--save-chat", str(tmp_path / "chat.json")], capsys)
+    assert code == 0, err
+    assert out.index("(no citations yet)") < out.index("Q: How many customers")
+    # The follow-up is searched completed, and --chat says so; after /reset it has nothing to lean on.
+    assert out.count("(searched for:") == 1 and "(searched for: and a year earlier (customer larkspur)?)" in out
+    turn = out.split("(searched for: and a year earlier (customer larkspur)?)")[1].split("(conversation forgotten)")[0]
+    cited = re.findall(r'\[c\d+\] p\.\d+ \(sample_report\.pdf\): ".*"', turn)
+    half = len(cited) // 2
+    assert half and cited[:half] == cited[half:], "/sources repeats the answer's citations with their quotes"
+    assert "287 customers a year earlier" in "".join(cited) and "commands: /reset" in turn, "/help"
+    saved = json.loads((tmp_path / "chat.json").read_text())
+    assert [t["question"] for t in saved] == ["How many customers did Larkspur have?", "and a year earlier?",
+                                              "and a year earlier?"]
+    assert [t["search"] for t in saved][1:] == ["and a year earlier (customer larkspur)?", "and a year earlier?"]
+
+
+def _read_until(process, marker: str, timeout: float = 60.0) -> str:
+    text, end = "", time.monotonic() + timeout
+    while marker not in text and time.monotonic() < end and process.poll() is None:
+        if select.select([process.stdout], [], [], 0.1)[0]:
+            text += os.read(process.stdout.fileno(), 65536).decode("utf-8", "replace")
+    return text
+
+
+def _cpu_ticks(pid: int) -> int:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return int(fields[11]) + int(fields[12])
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc to see when a question is being worked on")
+def test_ctrl_c_cancels_the_question_not_the_session():
+    process = subprocess.Popen([sys.executable, str(CODE / "rag.py"), "--chat"], stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    try:
+        assert "\n> " in _read_until(process, "\n> "), process.stderr.read().decode()
+        cancelled = ""
+        for _ in range(5):  # Ctrl-C once the process works on the question (its CPU time moves)
+            ticks = _cpu_ticks(process.pid)
+            process.stdin.write(b"What was Q3 revenue?\n")
+            process.stdin.flush()
+            end = time.monotonic() + 10
+            while _cpu_ticks(process.pid) < ticks + 3 and time.monotonic() < end:
+                time.sleep(0.002)
+            process.send_signal(signal.SIGINT)
+            cancelled = _read_until(process, "\n> ")
+            if "(cancelled)" in cancelled:
+                break
+        assert "(cancelled)" in cancelled, cancelled
+        process.stdin.write(b"Who is the CFO?\n")
+        process.stdin.flush()
+        assert "Tobias Reinholt" in _read_until(process, "Faithfulness"), "the session goes on after a cancel"
+        process.stdin.write(b"\n")
+        process.stdin.flush()
+        assert process.wait(timeout=30) == 0, process.stderr.read().decode()
+    finally:
+        process.kill()
+        process.wait()
+
+
+# ------------------------------------------------------------------ evaluate.py --dialogues
+
+SMALL = [
+    {"pdf": "data/sample_report.pdf", "split": "tune", "turns": [
+        {"question": "What was Q3 revenue?", "answer": "4.2M EUR", "answerable": True, "followup": False,
+         "evidence": "Q3 revenue was 4.2M EUR, up 8% year over year."},
+        {"question": "and in Q4?", "answer": "between 4.5M EUR and 4.8M EUR", "answerable": True, "followup": True,
+         "evidence": "For the fourth quarter of 2024, Larkspur expects revenue between 4.5M EUR and 4.8M EUR."},
+        {"question": "Who is the CFO?", "answer": "Tobias Reinholt", "answerable": True, "followup": False,
+         "evidence": "Chief Financial Officer Tobias Reinholt, who joined in April 2022."},
+        {"question": "What's the weather forecast for Munich tomorrow?", "answerable": False, "followup": False}]},
+    {"pdf": "data/sample_report.pdf", "split": "heldout", "turns": [
+        {"question": "Who chairs the supervisory board?", "answer": "Helga Brandstetter", "answerable": True,
+         "followup": False, "evidence": "The supervisory board has five members and is chaired by Helga Brandstetter."}]},
+]
+
+
+def test_evaluate_dialogues_scores_each_turn_in_its_conversation_and_alone(tmp_path, capsys):
+    path, out = tmp_path / "dialogues.json", tmp_path / "report.json"
+    path.write_text(json.dumps(SMALL), encoding="utf-8")
+    evaluate.main(["--dialogues", str(path), "--json", str(out)])
+    report = json.loads(out.read_text(encoding="utf-8"))
+    tune = report["summary"]["tune"]
+    assert (tune["standalone"]["turns"], tune["followup"]["turns"], report["summary"]["heldout"]["standalone"]["turns"]) == (3, 1, 1)
+    assert tune["standalone"]["hit_at_k"] == 1.0 and tune["standalone"]["refusal_accuracy"] == 1.0
+    assert tune["standalone"]["worse_than_alone"] == 0 and tune["standalone"]["answer_rate"] == 1.0
+    assert [r["turn"] for r in report["results"]] == [1, 2, 3, 4, 1] and "alone" in report["results"][1]
+    evaluate.main(["--dialogues", str(path)])
+    text = capsys.readouterr().out
+    assert "follow-up margin" in text and "standalone turns worse than when asked alone: 0" in text
+    assert any(line.split()[:3] == ["tune", "followup", "1"] for line in text.splitlines())
+
+
+def test_a_bad_dialogue_file_is_one_error_naming_the_turn(tmp_path):
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps([{**SMALL[1], "turns": [{**SMALL[1]["turns"][0], "followup": "yes"}]}]), encoding="utf-8")
+    with pytest.raises(RAGError, match="dialogue 1 turn 1.*followup"):
+        dialogues.load_dialogues(path)
+    path.write_text(json.dumps([{"pdf": "missing.pdf", "turns": [{"question": "q?"}]}]), encoding="utf-8")
+    with pytest.raises(RAGError, match="missing.pdf"):
+        dialogues.load_dialogues(path)
