@@ -20,7 +20,7 @@ import json
 import sys
 from dataclasses import dataclass
 
-from config import Config, RAGError
+from config import Config, RAGError, as_text
 from retriever import retrieve
 from textutils import anchors, terms
 
@@ -90,7 +90,7 @@ def chat(documents, cfg: Config, ask, save_to: str | None = None, html_to: str |
     last, result, history = None, None, []
     while True:
         try:
-            question = input("\n> ").strip()
+            question = as_text(input("\n> ")).strip()
         except EOFError:
             break
         except KeyboardInterrupt:

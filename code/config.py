@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import re
 import sys
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -57,6 +58,24 @@ MIN_CHUNK_SIZE = 20
 # Calibrated on the sample set (EVALUATION.md); any other model gets a threshold derived from
 # off-topic probes when its index is built (retriever.probe_threshold).
 CALIBRATED_GATES = {OFFLINE_EMBEDDING_MODEL: 0.20}
+
+
+# What must never reach a terminal from a file or a file name: control characters (ESC starts
+# escape sequences that hide text or write the clipboard) and bidirectional overrides.
+UNPRINTABLE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+# Lone surrogates: what Python makes of undecodable bytes (a broken PDF font map, a non-UTF-8
+# argument or file name); no tokenizer or terminal accepts them.
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
+
+
+def as_text(text: str) -> str:
+    """Text safe to process: undecodable characters become U+FFFD."""
+    return _SURROGATE.sub("\ufffd", text)
+
+
+def printable(text: str) -> str:
+    """Text safe to print: no control characters (newlines and tabs aside), nothing undecodable."""
+    return UNPRINTABLE.sub("\ufffd", as_text(text))
 
 
 class RAGError(Exception):
@@ -217,9 +236,10 @@ def _require(ok: bool, name: str, value: Any, rule: str, example: str) -> None:
 
 def validate(cfg: Config) -> None:
     """One-line errors for settings that would silently break a run (NaN gates, tiny chunks)."""
-    finite = all(math.isfinite(getattr(cfg, n)) for n in ("temperature", "max_pdf_mb", "request_timeout"))
-    _require(finite and (cfg.min_relevance is None or math.isfinite(cfg.min_relevance)),
-             "every number", "nan/inf", "finite", "RAG_MIN_RELEVANCE=0.2")
+    for name in ("temperature", "min_relevance", "max_pdf_mb", "request_timeout"):
+        value = getattr(cfg, name)
+        _require(value is None or math.isfinite(value), variable(name), value, "a finite number",
+                 f"{variable(name)}={getattr(Config, name)}")
     _require(cfg.chunk_size >= MIN_CHUNK_SIZE, "chunk size", cfg.chunk_size,
              f"at least {MIN_CHUNK_SIZE} tokens", "--chunk-size 120")
     _require(0 <= cfg.chunk_overlap < cfg.chunk_size, "overlap", cfg.chunk_overlap,
@@ -263,7 +283,7 @@ def config_from_args(args: argparse.Namespace) -> Config:
 
 
 def fail(message: str, code: int = 2) -> "NoReturn":  # noqa: F821 - typing only
-    print(f"error: {message}", file=sys.stderr)
+    print(f"error: {printable(message)}", file=sys.stderr)
     raise SystemExit(code)
 
 
@@ -271,6 +291,9 @@ def run_cli(main_fn) -> None:
     """Run a module's main() as a user expects: a user error (RAGError) or a milestone not done
     yet (NotImplementedError) is one line on stderr and exit code 2, never a traceback; an
     unexpected error is one line and exit code 1 (RAG_DEBUG=1 shows its traceback)."""
+    for stream in (sys.stdout, sys.stderr):  # a last net: never crash on printing odd text
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="replace")
     try:
         main_fn()
         sys.stdout.flush()

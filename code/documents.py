@@ -19,18 +19,21 @@ from __future__ import annotations
 
 import getpass
 import hashlib
+import os
 import re
+import shutil
 import socket
 import sys
+import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 
 from chunker import chunk_pages
-from config import Config, RAGError, get_config, run_cli
+from config import Config, RAGError, as_text, get_config, printable, run_cli
 from pdf_loader import SAMPLE_PDF, check_file, load_pdf_pages, neutralise
-from retriever import APP, build_index, collection_name, get_client, open_index
+from retriever import APP, build_index, compact_store, drop_index, get_client, open_index, store_errors
 
 PROGRESS_MIN_PAGES = 20
 
@@ -120,7 +123,7 @@ def pipeline_version() -> str:
 def index_key(path: Path, cfg: Config) -> str:
     # The path is part of the key: a copy of a file under another name gets its own index,
     # so citations name the file that was asked about.
-    return "|".join([str(path), file_hash(path), pipeline_version(), cfg.chunker, str(cfg.chunk_size),
+    return "|".join([as_text(str(path)), file_hash(path), pipeline_version(), cfg.chunker, str(cfg.chunk_size),
                      str(cfg.chunk_overlap), cfg.embedding_model])
 
 
@@ -136,14 +139,18 @@ def owner() -> str:
 def prune(cfg: Config, keep: dict[str, str]) -> None:
     """Drop this owner's indexes of files that changed (`keep` maps path -> current collection
     name) or no longer exist, so the store holds one index per live file."""
-    client, me = get_client(cfg), owner()
-    for collection in client.list_collections():
+    dropped, me = 0, owner()
+    for collection in get_client(cfg).list_collections():
         meta = collection.metadata or {}
         path = meta.get("source_path")
         if meta.get("app") != APP or meta.get("owner") != me or not path:
             continue
-        if (path in keep and keep[path] != collection.name) or (path not in keep and not Path(path).exists()):
-            client.delete_collection(collection.name)
+        gone = path not in keep and "\ufffd" not in path and not Path(path).exists()
+        if (path in keep and keep[path] != collection.name) or gone:
+            drop_index(collection.name, cfg)
+            dropped += 1
+    if dropped:
+        compact_store(cfg)
 
 
 def _build(path: Path, key: str, cfg: Config, show_progress: bool):
@@ -152,7 +159,7 @@ def _build(path: Path, key: str, cfg: Config, show_progress: bool):
         pages = load_pdf_pages(path, max_mb=cfg.max_pdf_mb, on_page=progress.pages)
         chunks = chunk_pages(pages, cfg.chunk_size, cfg.chunk_overlap, neutralise(path.name), cfg.chunker)
         return build_index(chunks, cfg, key=key, progress=progress.chunks(len(chunks)),
-                           source=neutralise(path.name), source_path=str(path), owner=owner(),
+                           source=neutralise(path.name), source_path=as_text(str(path)), owner=owner(),
                            tag=re.sub(r"[^\w.-]+", "_", path.stem) or "doc", pages=len(pages))
     finally:
         progress.close()
@@ -170,7 +177,8 @@ def open_or_build(path: Path, cfg: Config, show_progress: bool = False) -> Docum
     if collection is None:
         locks = Path(cfg.index_dir) / "locks"
         locks.mkdir(parents=True, exist_ok=True)
-        with FileLock(str(locks / f"{collection_name(key)}.lock")):
+        # One lock per file (not per version of it), so the lock files do not pile up.
+        with FileLock(str(locks / f"{hashlib.sha256(os.fsencode(path)).hexdigest()[:16]}.lock")):
             collection = open_index(key, cfg)
             if collection is None:
                 collection = _build(path, key, cfg, show_progress)
@@ -178,10 +186,41 @@ def open_or_build(path: Path, cfg: Config, show_progress: bool = False) -> Docum
     return Document(neutralise(path.name), collection, True, time.perf_counter() - start)
 
 
+def usable_store(cfg: Config) -> Config:
+    """The settings with an index folder this run can write: a read-only one (a shared mount,
+    a CD) is used from a temporary copy, and new indexes are then not kept."""
+    root = Path(cfg.index_dir)
+    if cfg.chroma_host or not root.exists():
+        return cfg
+    if not root.is_dir():
+        raise RAGError(f"RAG_INDEX_DIR={root} is a file, not a folder; set RAG_INDEX_DIR to a folder "
+                       f"for the index (it is created if missing)")
+    if os.access(root, os.W_OK) and _writable(root):
+        return cfg
+    copy = Path(tempfile.mkdtemp(prefix="rag_index_")) / "index"
+    shutil.copytree(root, copy, copy_function=shutil.copyfile)
+    for folder in [copy, *(p for p in copy.rglob("*") if p.is_dir())]:
+        folder.chmod(0o700)  # copytree copies the folders' read-only modes too
+    print(printable(f"note: {root} is read-only; answering from a temporary copy (new indexes are not kept)"),
+          file=sys.stderr)
+    return replace(cfg, index_dir=str(copy))
+
+
+def _writable(root: Path) -> bool:
+    # os.access says yes to root even on a read-only mount: try it.
+    try:
+        tempfile.TemporaryFile(dir=root).close()
+        return True
+    except OSError:
+        return False
+
+
 def index_documents(paths: list[Path], cfg: Config, show_progress: bool = True) -> list[Document]:
     """Open or build one index per PDF; files already indexed are neither parsed nor embedded."""
-    documents = [open_or_build(path, cfg, show_progress) for path in paths]
-    prune(cfg, {str(p): d.collection.name for p, d in zip(paths, documents)})
+    cfg = usable_store(cfg)
+    with store_errors(cfg, "indexing"):
+        documents = [open_or_build(path, cfg, show_progress) for path in paths]
+        prune(cfg, {as_text(str(p)): d.collection.name for p, d in zip(paths, documents)})
     return documents
 
 

@@ -10,6 +10,8 @@ Run alone:  python code/embedding_helpers.py    (embeds three sentences, prints 
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from config import Config, get_config, run_cli
@@ -19,6 +21,9 @@ BATCH_SIZE = 64
 # Texts are cut to this many characters before embedding: a batch is padded to its longest
 # text, so one huge text would cost memory for all; a chunk is far shorter than this.
 MAX_CHARS = 8000
+# A run of this many characters without a space is data (base64, a hash), not language: left
+# out of what is embedded, it cannot drown the sentences around it (they stay in the index).
+_NOT_A_WORD = re.compile(r"\S{41,}")
 
 
 def _normalise(vectors: np.ndarray) -> np.ndarray:
@@ -32,7 +37,7 @@ def embed_many(texts: list[str], cfg: Config | None = None, model: str | None = 
     model = model or cfg.embedding_model
     batches = []
     for i in range(0, len(texts), BATCH_SIZE):
-        batch = [t[:MAX_CHARS] if t.strip() else " " for t in texts[i:i + BATCH_SIZE]]  # APIs reject ""
+        batch = [_NOT_A_WORD.sub(" ", t[:MAX_CHARS]).strip() or " " for t in texts[i:i + BATCH_SIZE]]  # APIs reject ""
         batches.append(np.asarray(embedding(batch, model=model, cfg=cfg), dtype=np.float32))
     if not batches:
         return np.zeros((0, 0), dtype=np.float32)

@@ -53,20 +53,25 @@ OFFLINE_CHAT = "offline/extractive"
 
 # A rule is negated when a negation stands right before it: "never say", "do not rely only on".
 _NEGATED = re.compile(r"\b(never|not|no|don't|dont|avoid|without)\b(?:\s+\w+)?\s*$", re.I)
-_GROUNDED = re.compile(r"\b(only|nothing but|nothing except)\b[^.;\n]{0,60}\b(context|passages?|documents?|sources?|"
-                       r"excerpts?|provided|given|chunks?)\b|"
-                       r"\b(solely|exclusively|strictly|purely)\b[^.;\n]{0,60}\b(context|passages?|documents?|provided|given)\b",
+# Grounding: "only"/"solely" with the context in a clause about answering (not "cite only ids
+# that appear in the context", which is about citing).
+_GROUNDED = re.compile(r"^(?!.*\bcit(e|ing|ation)s?\b)(?!.*\bids?\b).*(\b(only|nothing but|nothing except)\b[^.;\n]{0,60}"
+                       r"\b(context|passages?|documents?|sources?|excerpts?|provided|given|chunks?)\b|"
+                       r"\b(solely|exclusively|strictly|purely)\b[^.;\n]{0,60}\b(context|passages?|documents?|provided|given)\b)",
                        re.I)
 _NO_OUTSIDE = re.compile(r"\b(do not|don't|never|must not|should not|cannot|can't|may not)\s+(use|rely on|draw on|add|"
                          r"bring in|include|answer from|consult)\b[^.;\n]{0,20}\b(outside|external|prior|general|own|"
                          r"background|world|parametric|other)\s+(knowledge|information|facts|sources)\b", re.I)
 _OWN_KNOWLEDGE = re.compile(r"\b(use|using|draw on|rely on|add|include|supplement|with|from)\b[^.;\n]{0,30}"
                             r"\b(own|general|outside|external|background|prior|world) knowledge\b", re.I)
-_CITES = re.compile(r"\bcit(e|es|ing|ation|ations)\b|\b(chunk|passage|source) ids?\b", re.I)
+_CITES = re.compile(r"\bcit(e|es|ing|ation|ations)\b|\b(chunk|passage|source) ids?\b|"
+                    r"\bids?\b[^.;\n]{0,60}\b(square )?brackets\b|\bbrackets\b[^.;\n]{0,40}\bids?\b", re.I)
 _REFUSES = re.compile(r"\b(say|reply|answer|respond|write|state|admit)\b[^.;\n]{0,40}\b(i|you|we) (do not|don't) know\b|"
                       r"\b(say|state|reply|answer)\b[^.;\n]{0,30}\b(context|passages?|documents?)\b[^.;\n]{0,20}"
                       r"\b(does|do) not (contain|include|say|state|mention)\b|\brefus(e|al)\b|\bdecline to answer\b", re.I)
 _UNTRUSTED = re.compile(r"\buntrusted\b|\bnot (as )?(an? )?(instructions?|commands?)\b|"
+                        r"\b(never|do not|don't)\s+(follow|obey|execute|act on)\b[^.;\n]{0,30}\b(instructions?|"
+                        r"commands?|directives?|orders?)\b|"
                         r"\b(treat|read|consider)\b[^.;\n]{0,40}\bas (plain |untrusted |mere )?(data|text|content|information)\b|"
                         r"\b(ignore|disregard|do not (follow|obey|execute)|don't (follow|obey|execute|act on)|never (follow|obey))"
                         r"\b[^.;\n]{0,30}\b(instructions?|commands?|directives?|requests?)\b[^.;\n]{0,40}"
@@ -137,13 +142,15 @@ def _without_context(text: str) -> str:
     return "\n".join(kept)
 
 
-def labelled(text: str, names: tuple[str, ...]) -> str | None:
-    """The text after the last label in `names`, up to the next label or blank line."""
+def labelled(text: str, names: tuple[str, ...], paragraph: bool = True) -> str | None:
+    """The text after the last label in `names`, up to the next label (and, with `paragraph`,
+    up to a blank line)."""
     labels = list(_LABEL.finditer(text))
     for n in range(len(labels) - 1, -1, -1):
         if labels[n].group(1).lower() in names:
             end = labels[n + 1].start() if n + 1 < len(labels) else len(text)
-            return re.split(r"\n\s*\n", text[labels[n].end():end].strip())[0].strip()
+            found = text[labels[n].end():end].strip()
+            return re.split(r"\n\s*\n", found)[0].strip() if paragraph else found
     return None
 
 
@@ -171,7 +178,8 @@ def read_claim(prompt: Prompt) -> tuple[str, str]:
     if prompt.context:
         context = "\n".join(f"[{cid}] {text}" for cid, text in prompt.context)
     else:
-        context = labelled(prompt.user, ("context", "passages", "passage", "sources")) or outside.replace(claim, " ")
+        context = labelled(prompt.user, ("context", "passages", "passage", "sources"), paragraph=False) \
+            or outside.replace(claim, " ")
     return claim.strip(), context
 
 

@@ -14,7 +14,7 @@ import sys
 from dataclasses import asdict
 
 from citations import best_quote
-from config import Config
+from config import Config, printable
 from textutils import terms
 
 
@@ -61,35 +61,40 @@ def print_json(result, cfg: Config) -> None:
     print(json.dumps(to_json(result, cfg), indent=2, allow_nan=False))
 
 
+def say(*parts, **kwargs) -> None:
+    """print, with nothing a file or its name holds able to act on the terminal."""
+    print(*(printable(str(p)) for p in parts), **kwargs)
+
+
 def print_text(result, cfg: Config, show_context: bool = False) -> None:
     data = to_json(result, cfg)
     for document in data["documents"]:
-        print(f"index {document['index']}: {document['source']} ({document['chunks']} chunks, "
+        say(f"index {document['index']}: {document['source']} ({document['chunks']} chunks, "
               f"{document['seconds']:.2f} s)", file=sys.stderr)
-    print(f"Q: {data['question']}")
-    print(f"A: {data['answer']}")
+    say(f"Q: {data['question']}")
+    say(f"A: {data['answer']}")
     gate = data["gate"]
     if not gate["passed"]:
-        print(f"   (relevance gate: best score {gate['best_score']:.3f} < {gate['threshold']:g}; "
+        say(f"   (relevance gate: best score {gate['best_score']:.3f} < {gate['threshold']:g}; "
               f"the model was not called)")
     if data["citations"]:
-        print("\nCitations:")
+        say("\nCitations:")
         for c in data["citations"]:
-            print(f"  [{c['id']}] p.{c['page']} ({c['source']}): \"{c['quote']}\"")
+            say(f"  [{c['id']}] p.{c['page']} ({c['source']}): \"{c['quote']}\"")
     if data["dropped_citations"]:
-        print(f"\nDropped citations (not in the context): {', '.join(data['dropped_citations'])}")
+        say(f"\nDropped citations (not in the context): {', '.join(data['dropped_citations'])}")
     if data["uncited_claims"]:
-        print("\nWarning: these sentences cite no retrieved chunk:")
+        say("\nWarning: these sentences cite no retrieved chunk:")
         for s in data["uncited_claims"]:
-            print(f"  - {s}")
+            say(f"  - {s}")
     report = data["faithfulness"]
-    print(f"\nFaithfulness: {report['score']:.2f} ({sum(report['verdicts'])}/{len(report['claims'])} "
+    say(f"\nFaithfulness: {report['score']:.2f} ({sum(report['verdicts'])}/{len(report['claims'])} "
           f"claims supported)")
     for claim, ok in zip(report["claims"], report["verdicts"]):
-        print(f"  {'supported  ' if ok else 'UNSUPPORTED'}  {claim}")
+        say(f"  {'supported  ' if ok else 'UNSUPPORTED'}  {claim}")
     if show_context:
-        print("\nRetrieved context:")
+        say("\nRetrieved context:")
         for c in data["retrieved"]:
-            print(f"  [{c['id']}] p.{c['page']} score {c['score']:.3f}: {c['text']}")
+            say(f"  [{c['id']}] p.{c['page']} score {c['score']:.3f}: {c['text']}")
     total = data["timings"].get("total", sum(data["timings"].values()))
-    print(f"\nModels: chat {data['model']} | embeddings {data['embedding_model']} | {total:.2f} s")
+    say(f"\nModels: chat {data['model']} | embeddings {data['embedding_model']} | {total:.2f} s")

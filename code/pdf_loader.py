@@ -25,7 +25,7 @@ import unicodedata
 from pathlib import Path
 
 from citations import CITE
-from config import REPO_ROOT, RAGError, get_config, run_cli
+from config import REPO_ROOT, UNPRINTABLE, RAGError, as_text, get_config, printable, run_cli
 from textutils import is_title_case
 
 
@@ -35,9 +35,6 @@ class PDFLoadError(RAGError):
 
 # NUL, zero-width spaces/joiners, word joiner, soft hyphen and byte-order marks carry no text.
 _INVISIBLE = dict.fromkeys(map(ord, "\x00\u200b\u200c\u200d\u2060\u00ad\ufeff"))
-# Control characters (ESC starts terminal sequences) and bidirectional overrides, which can
-# hide or reorder text on a screen; newlines and tabs are layout and stay.
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 # Tags a prompt may use to fence the context ("<context> ... </context>").
 _PROMPT_TAG = re.compile(r"<(?=\s*/?\s*(?:context|documents?|passages?|question|system|instructions?)\b)", re.I)
 
@@ -46,8 +43,9 @@ LONGEST_WORD = 100
 
 
 def neutralise(text: str) -> str:
-    """Untrusted text made inert: no control characters, no citation markers, no prompt tags."""
-    text = _CONTROL.sub(" ", text)
+    """Untrusted text made inert: no control characters (newlines and tabs are layout and
+    stay), nothing undecodable, no citation markers, no prompt tags."""
+    text = UNPRINTABLE.sub(" ", as_text(text))
     text = CITE.sub(lambda m: f"({m.group(1)})", text)
     return _PROMPT_TAG.sub("\u2039", text)
 
@@ -70,8 +68,9 @@ def clean_text(text: str) -> str:
 
 def strip_running_lines(pages: list[str], edge: int = 2) -> list[str]:
     """Drop running headers, footers and page numbers: lines within `edge` lines of a page's
-    top or bottom that repeat (digits ignored) on at least half of the pages. Left in, they
-    glue themselves to sentences and repeat in every chunk."""
+    top or bottom that repeat (digits ignored) on at least half of the pages, and not in the
+    body of those pages (then they are rows of a table or a list). Left in, they glue
+    themselves to sentences and repeat in every chunk."""
     if len(pages) < 3:
         return pages
 
@@ -93,9 +92,10 @@ def strip_running_lines(pages: list[str], edge: int = 2) -> list[str]:
     cleaned = []
     for lines in split:
         d = depth(lines)
-        if running and d:
-            lines = ([ln for ln in lines[:d] if key(ln) not in running] + lines[d:-d]
-                     + [ln for ln in lines[-d:] if key(ln) not in running])
+        here = running - {key(ln) for ln in lines[d:-d]} if d else set()
+        if here:
+            lines = ([ln for ln in lines[:d] if key(ln) not in here] + lines[d:-d]
+                     + [ln for ln in lines[-d:] if key(ln) not in here])
         cleaned.append("\n".join(lines))
     return cleaned
 
@@ -172,25 +172,35 @@ class _Complaints(logging.Handler):
         self.count += 1
 
 
-def _read_pages(reader, path: Path, on_page) -> list[str]:
+def _unreadable(page) -> bool:
+    """Does the page point at content that is missing or is no content stream?"""
+    if "/Contents" not in page:
+        return False  # a blank page
+    try:
+        return page.get_contents() is None
+    except Exception:  # noqa: BLE001 - whatever pypdf raises, the content cannot be read
+        return True
+
+
+def _read_pages(reader, path: Path, on_page) -> tuple[list[str], list[int]]:
+    """The pages' text, and the numbers of the pages whose content is damaged (read as empty)."""
     complaints = _Complaints()
     logger = logging.getLogger("pypdf")
     logger.addHandler(complaints)
     logger.propagate = False  # pypdf's own messages stay quiet; the verdict below is ours
-    pages = []
+    pages, damaged = [], []
     try:
         for number, page in enumerate(reader.pages, start=1):
             before = complaints.count
             text = clean_text(page.extract_text() or "")
-            if not text and complaints.count > before:
-                print(f"warning: {path} p.{number}: its content is damaged and was read as empty",
-                      file=sys.stderr)
+            if not text and (complaints.count > before or _unreadable(page)):
+                damaged.append(number)
             pages.append(text)
             if on_page:
                 on_page(len(pages), len(reader.pages))
     finally:
         logger.removeHandler(complaints)
-    return pages
+    return pages, damaged
 
 
 def load_pdf_pages(path: str | Path, max_mb: float | None = None, on_page=None) -> list[str]:
@@ -208,7 +218,7 @@ def load_pdf_pages(path: str | Path, max_mb: float | None = None, on_page=None) 
         # Many PDFs are encrypted with an empty user password (owner restrictions only).
         if reader.is_encrypted and not reader.decrypt(""):
             raise PDFLoadError(locked)
-        pages = _read_pages(reader, path, on_page)
+        pages, damaged = _read_pages(reader, path, on_page)
     except (FileNotDecryptedError, DependencyError):
         raise PDFLoadError(locked) from None
     except LimitReachedError as exc:
@@ -222,9 +232,19 @@ def load_pdf_pages(path: str | Path, max_mb: float | None = None, on_page=None) 
         raise PDFLoadError(f"{path}: the PDF has no pages; export the document again")
     pages = [mark_headings(page) for page in strip_running_lines(pages)]
     if not any(page.strip() for page in pages):
+        if damaged:
+            raise PDFLoadError(f"{path}: the PDF is damaged: the content of page(s) {_pages(damaged)} "
+                               f"cannot be read; repair it (e.g. `qpdf in.pdf out.pdf`) or export it again")
         raise PDFLoadError(f"{path}: no extractable text in {len(pages)} page(s); it looks "
                            f"scanned (images only): run OCR first, e.g. `ocrmypdf in.pdf out.pdf`")
+    for number in damaged:
+        print(printable(f"warning: {path} p.{number}: its content is damaged and was read as empty"),
+              file=sys.stderr)
     return pages
+
+
+def _pages(numbers: list[int]) -> str:
+    return ", ".join(map(str, numbers[:5])) + (f" and {len(numbers) - 5} more" if len(numbers) > 5 else "")
 
 
 def load_pdf(path: str) -> str:

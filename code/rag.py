@@ -26,12 +26,12 @@ from dataclasses import dataclass, field
 
 from chunker import Chunk
 from citations import resolve_citations
-from config import (ArgumentParser, Config, RAGError, add_pipeline_flags, config_from_args, get_config,
-                    run_cli)
+from config import (ArgumentParser, Config, RAGError, add_pipeline_flags, as_text, config_from_args,
+                    get_config, run_cli)
 from documents import Document, index_documents, pdf_paths
 from faithfulness import FaithfulnessReport, check_faithfulness
 from generator import Answer, answer
-from retriever import fit_to_budget, retrieve
+from retriever import fit_to_budget, retrieve, store_errors
 
 DEFAULT_QUESTION = "What was Q3 revenue?"
 
@@ -64,7 +64,7 @@ class Clock:
 
 
 def validate_question(question: str, cfg: Config) -> str:
-    question = " ".join((question or "").split())
+    question = " ".join(as_text(question or "").split())
     if not question:
         raise RAGError('the question is empty; ask something, e.g. python code/rag.py "What was Q3 revenue?"')
     if len(question) > cfg.max_question_chars:
@@ -91,7 +91,8 @@ def ask(documents: list[Document], question: str, cfg: Config, search: str | Non
     clock = Clock()
     question = validate_question(question, cfg)
     search = search or question
-    retrieved = retrieve([d.collection for d in documents], search, cfg.top_k, cfg)       # 4
+    with store_errors(cfg, "retrieving"):
+        retrieved = retrieve([d.collection for d in documents], search, cfg.top_k, cfg)   # 4
     clock.lap("retrieve")
     decision = gate(retrieved, documents, cfg)                                              # 5
     if decision["passed"]:

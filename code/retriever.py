@@ -22,8 +22,12 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
+import shutil
+import sqlite3
 import sys
 import tempfile
+from contextlib import closing, contextmanager
 from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
@@ -39,6 +43,8 @@ from textutils import sentence_spans
 APP = "pdf-research-assistant"
 # Each retriever proposes this many candidates per requested result before fusion.
 CANDIDATES_PER_RESULT = 4
+# A BM25 top hit scoring this many times the runner-up is a clear winner, kept in the top k.
+BM25_CLEAR_WIN = 1.5
 ADD_BATCH = 256
 # Context budget: retrieved chunks are cut into windows this long and the best ones kept.
 WINDOW_CHARS = 500
@@ -82,11 +88,38 @@ def _client(where: tuple):
                            f"start it with `chroma run --path DIR --port {port}` or unset CHROMA_HOST "
                            f"to use the embedded index") from None
         return client
+    from filelock import FileLock
+
     try:
-        return chromadb.PersistentClient(path=where[1], settings=settings)
+        Path(where[1]).mkdir(parents=True, exist_ok=True)
+        # Two runs on a new folder would both set up Chroma's tables ("table already exists").
+        with FileLock(str(Path(where[1]) / "store.lock")):
+            return chromadb.PersistentClient(path=where[1], settings=settings)
     except Exception as exc:
         raise RAGError(f"cannot open the index folder {where[1]} ({type(exc).__name__}: "
                        f"{str(exc)[:120]}); set RAG_INDEX_DIR to another folder") from None
+
+
+@contextmanager
+def store_errors(cfg: Config, doing: str):
+    """Chroma's failures as one line that names the fix: a full disk, a read-only folder, a
+    server that went away. Anything else is left to surface as a bug."""
+    try:
+        yield
+    except RAGError:
+        raise
+    except Exception as exc:
+        text = f"{type(exc).__name__} {exc}".lower()
+        where = f"the Chroma server at {cfg.chroma_host}:{cfg.chroma_port}" if cfg.chroma_host else cfg.index_dir
+        if "disk is full" in text or "no space" in text:
+            raise RAGError(f"the disk holding {where} is full while {doing}; free some space or set "
+                           f"RAG_INDEX_DIR to a folder on another disk") from None
+        if "readonly" in text or "read-only" in text:
+            raise RAGError(f"{where} is read-only while {doing}; set RAG_INDEX_DIR to a writable folder") from None
+        if cfg.chroma_host and ("connect" in text or "timeout" in text or isinstance(exc, OSError)):
+            raise RAGError(f"lost {where} while {doing}; is it still running? (`chroma run --path DIR "
+                           f"--port {cfg.chroma_port}`)") from None
+        raise
 
 
 def get_client(cfg: Config | None = None):
@@ -105,6 +138,33 @@ def bm25_folder(collection_name: str, cfg: Config) -> Path:
     """Where a collection's BM25 index lives: beside the embedded store (with a server, this
     machine's cache of it)."""
     return Path(cfg.index_dir) / "bm25" / collection_name
+
+
+_SEGMENT_FOLDER = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+
+
+def drop_index(collection_name: str, cfg: Config) -> None:
+    """Delete a collection and its BM25 index."""
+    get_client(cfg).delete_collection(collection_name)
+    shutil.rmtree(bm25_folder(collection_name, cfg), ignore_errors=True)
+
+
+def compact_store(cfg: Config) -> None:
+    """After indexes are dropped from the embedded store, give their space back: Chroma leaves
+    the vector folder of a deleted collection behind and SQLite keeps its freed pages (with
+    the deleted text in them). Best effort: skipped while another process holds the store."""
+    if cfg.chroma_host:
+        return
+    root = Path(cfg.index_dir)
+    try:
+        with closing(sqlite3.connect(root / "chroma.sqlite3", timeout=0.5)) as db:
+            live = {row[0] for row in db.execute("SELECT id FROM segments")}
+            db.execute("VACUUM")
+    except sqlite3.Error:
+        return
+    for folder in root.iterdir():
+        if folder.is_dir() and _SEGMENT_FOLDER.fullmatch(folder.name) and folder.name not in live:
+            shutil.rmtree(folder, ignore_errors=True)
 
 
 def chunks_key(chunks: list[Chunk], cfg: Config) -> str:
@@ -233,11 +293,22 @@ def _dense(collections, q: np.ndarray, n: int) -> tuple[list, dict]:
     return [key for _, key in sorted(hits)[:n]], found
 
 
-def _sparse(collections, query: str, n: int, cfg: Config) -> list:
+def _sparse(collections, query: str, n: int, cfg: Config) -> tuple[list, list[float]]:
+    """BM25's ranking of (collection index, id) across the collections, and its scores."""
     hits = []
     for number, c in enumerate(collections):
         hits += [(-score, (number, cid)) for cid, score in bm25.ranking(bm25_folder(c.name, cfg), query, n)]
-    return [key for _, key in sorted(hits)[:n]]
+    hits = sorted(hits)[:n]
+    return [key for _, key in hits], [-score for score, _ in hits]
+
+
+def _keep_clear_winner(order: list, sparse: list, scores: list[float], k: int) -> list:
+    """Rank fusion forgets margins: among near-identical passages (rows of a table) the one
+    BM25 alone ranks far above the rest (it holds the asked number or code) can fall out of
+    the top k. Such a clear winner takes the last place."""
+    if sparse and sparse[0] not in order[:k] and (len(scores) == 1 or scores[0] >= BM25_CLEAR_WIN * scores[1]):
+        return order[:k - 1] + [sparse[0]]
+    return order[:k]
 
 
 def _read(collections, keys: list, found: dict, q: np.ndarray) -> None:
@@ -263,10 +334,10 @@ def retrieve(collection, query: str, k: int, cfg: Config | None = None) -> list[
     q = embed_one(query, cfg)
     n = max(k * CANDIDATES_PER_RESULT, 20)
     dense, found = _dense(collections, q, n) if cfg.retrieval != "bm25" else ([], {})
-    sparse = _sparse(collections, query, n, cfg) if cfg.retrieval != "dense" else []
+    sparse, sparse_scores = _sparse(collections, query, n, cfg) if cfg.retrieval != "dense" else ([], [])
     fused = bm25.fuse([dense, sparse])
     _read(collections, list(fused), found, q)
-    order = sorted(fused, key=lambda key: (-fused[key], -found[key][2]))[:k]
+    order = _keep_clear_winner(sorted(fused, key=lambda key: (-fused[key], -found[key][2])), sparse, sparse_scores, k)
     prefixes = id_prefixes(collections)
     chunks = []
     for rank, key in enumerate(order, start=1):

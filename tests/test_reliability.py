@@ -1,10 +1,9 @@
 """Regression tests for issue #12: the 25 failures of the adversarial reliability audit.
 
 One section per item, numbered like the issue. Each test states in its docstring the behaviour
-a demanding user expects (where the issue is silent, the test decides and says so). Tests that
-fail on the current code are marked `xfail(strict=True)`: the suite stays green, and the marker
-must come off when the fix lands (an unexpected pass fails the run). Unmarked tests already
-pass; some are guards that pin the other side of a fix (what must keep working).
+a demanding user expects (where the issue is silent, the test decides and says so). Each failed
+on the audited code (be0b83a) for the reason the issue gives; some are guards that pin the
+other side of a fix (what must keep working).
 
 Real components throughout: real PDFs (hand-made bytes where an attack needs exact bytes),
 real Chroma (embedded, and `chroma run` on loopback for the shared-store cases), real child
@@ -55,7 +54,7 @@ TERMINAL_CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 class Precondition(RuntimeError):
     """The test's setup did not produce the situation it is about: a broken test, not the
-    failure under test (strict xfail tests use raises=AssertionError, so this still fails)."""
+    failure under test."""
 
 
 def require(condition: bool, message: str) -> None:
@@ -358,7 +357,6 @@ def test_06_bm25_alone_answers_the_table_question(tmp_path, in_process_index):
     assert f"desk {desk}" in result.answer.text and badge in result.answer.text, result.answer.text
 
 
-@pytest.mark.xfail(strict=True, reason="#12 item 6: hybrid fusion drops the one row BM25 ranks first")
 def test_06_hybrid_answers_what_bm25_alone_answers(tmp_path, in_process_index):
     """Hybrid retrieval must not lose what BM25 alone finds: on 150 near-identical rows, the
     row holding the asked badge number is the exact match. Expected (default hybrid, top-k
@@ -384,7 +382,6 @@ def test_07_terminal_escape_sequences_in_a_pdf_never_reach_stdout(tmp_path, inde
     assert not found, f"expected no terminal control characters on stdout, found {found!r}"
 
 
-@pytest.mark.xfail(strict=True, reason="#12 item 7: a file name's escape sequences reach stderr raw in error messages")
 def test_07_escape_sequences_in_a_file_name_never_reach_the_terminal(tmp_path, index):
     """A file name is as untrusted as the text inside (a download, an attachment). Error and
     status lines that quote it must neutralise its control characters too. Expected: the
@@ -453,7 +450,6 @@ def test_10_concurrent_runs_on_the_same_new_pdf_all_succeed(tmp_path, index):
 
 # ============================================================ 11. data left on disk
 
-@pytest.mark.xfail(strict=True, reason="#12 item 11: dropped indexes stay on disk (sqlite free pages, segment/BM25 folders, locks)")
 def test_11_reindexing_leaves_no_orphaned_data_on_disk(tmp_path, in_process_index):
     """Re-indexing a changed file and dropping a deleted file's index must free their data:
     no text of a dropped index may stay readable in the index folder (the sqlite file
@@ -490,7 +486,6 @@ def test_11_reindexing_leaves_no_orphaned_data_on_disk(tmp_path, in_process_inde
 
 # ============================================================ 12. one huge word hides the answer
 
-@pytest.mark.xfail(strict=True, reason="#12 item 12: a long junk word (even cut to 100 chars) drowns the sentence's embedding")
 def test_12_one_huge_word_does_not_hide_the_sentence_next_to_it(tmp_path, in_process_index):
     """A 20 KB "word" with no spaces (an inlined blob) next to the answer sentence must not
     make the chunk unfindable. Expected: the vault code is answered."""
@@ -536,7 +531,6 @@ def unicode_runs(tmp_path_factory) -> dict[str, tuple[Run, str]]:
 
 
 @pytest.mark.parametrize("case", UNICODE_CASES)
-@pytest.mark.xfail(strict=True, reason="#12 item 13: invalid Unicode exits 1 as 'a bug?'")
 def test_13_invalid_unicode_is_handled(case, unicode_runs):
     """Text that is not valid Unicode is replaced (U+FFFD), never a crash: a font whose
     character map yields lone surrogates, non-UTF-8 bytes in the question or in a file name,
@@ -629,7 +623,6 @@ def test_16_closed_pipe_is_silent(index):
     assert not complaints and result.code in (0, -signal.SIGPIPE, 128 + signal.SIGPIPE), result.explain()
 
 
-@pytest.mark.xfail(strict=True, reason="#12 item 16: a full disk under the index exits 1 as 'a bug'")
 def test_16_full_disk_under_the_index_is_a_one_line_error(tmp_path):
     """The index folder is on a disk that fills up (a 200 KB tmpfs). Expected: exit 2, one
     line saying the disk is full, and no advice to delete the index."""
@@ -653,7 +646,6 @@ def test_17_invalid_chroma_port_is_a_one_line_error(index):
 
 @needs_chroma_cli
 @pytest.mark.slow
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason="#12 item 17: the Chroma server dying mid-run exits 1")
 def test_17_chroma_server_dying_mid_run_is_a_one_line_error(tmp_path, index):
     """The server is reached, then dies while the run reads the PDF (we freeze the run with
     SIGSTOP, kill the server, and let the run go on). Expected: exit 2 and one `error:` line
@@ -688,8 +680,7 @@ def test_17_chroma_server_dying_mid_run_is_a_one_line_error(tmp_path, index):
 @pytest.mark.parametrize("name, value", [
     ("RAG_MIN_RELEVANCE", "nan"), ("RAG_MIN_RELEVANCE", "inf"), ("RAG_MIN_RELEVANCE", "-inf"),
     ("RAG_MIN_RELEVANCE", "2"), ("RAG_CONTEXT_BUDGET_CHARS", "0"), ("RAG_CONTEXT_BUDGET_CHARS", "-100"),
-    pytest.param("RAG_MAX_PDF_MB", "nan", marks=pytest.mark.xfail(
-        strict=True, reason="#12 item 18: the nan/inf message names no variable (and suggests RAG_MIN_RELEVANCE)")),
+    ("RAG_MAX_PDF_MB", "nan"),
     ("RAG_MAX_PDF_MB", "0"), ("RAG_MAX_PDF_MB", "-1"),
 ])
 def test_18_settings_that_disable_a_safeguard_are_rejected(name, value):
@@ -757,7 +748,6 @@ def test_21_injected_payload_is_still_not_obeyed(tmp_path, in_process_index):
 # ============================================================ 23. read-only index, file at RAG_INDEX_DIR
 
 @pytest.mark.slow
-@pytest.mark.xfail(strict=True, reason="#12 item 23: a read-only index cannot be opened at all")
 def test_23_read_only_index_can_be_queried(tmp_path, index):
     """A healthy index on read-only storage (a shared mount, a CD, chmod a-w) answers what it
     already holds. Expected: exit 0 with the answer, and the index bytes unchanged."""
@@ -842,7 +832,6 @@ def _contents_not_a_stream(path: Path) -> Path:
 
 @pytest.mark.parametrize("make", [_garbage_streams, _missing_contents, _contents_not_a_stream],
                          ids=["garbage content streams", "contents object missing", "contents not a stream"])
-@pytest.mark.xfail(strict=True, reason="#12 item 25: a malformed PDF is told it looks scanned and needs OCR")
 def test_25_malformed_pdf_is_called_damaged_not_scanned(make, tmp_path):
     """Pages whose content is missing or unreadable are damage, not scanning: the error says
     the PDF is damaged (and how to repair it), never "looks scanned, run OCR"."""
@@ -872,7 +861,6 @@ def test_25_image_only_pdf_still_suggests_ocr(tmp_path):
 
 # ============================================================ found on the way (not one of the 25)
 
-@pytest.mark.xfail(strict=True, reason="found while testing #12: strip_running_lines drops table rows at page edges")
 def test_extra_table_rows_at_page_edges_are_not_taken_for_running_headers(tmp_path):
     """Not in #12; found while building item 6's fixture. On a table spread over pages, the
     rows at the top and bottom of each page differ only in their digits, and the running

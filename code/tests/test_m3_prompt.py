@@ -7,6 +7,8 @@ the context is data); the user message holds '[id] text' lines, then the questio
 Offline, the model reads your prompt by the protocol in code/offline_model.py (lesson §7 M3);
 these tests read it the same way, so what passes here is what the model will obey."""
 
+import re
+
 import pytest
 
 from chunker import Chunk
@@ -53,11 +55,16 @@ def test_system_message_shows_a_citation_example():
     assert CITE.search(system), "the system message shows the citation format with an example id, e.g. [c0]"
 
 
+def _id_lines(user: str) -> list[tuple[str, str]]:
+    """(id, rest of the line) of each line of the user message that starts with a chunk id."""
+    found = [re.match(r"\s*\[((?:[\w.-]+:)?c\d+)\]\s*(.*)", line) for line in user.splitlines()]
+    return [(m.group(1), " ".join(m.group(2).split())) for m in found if m]
+
+
 def test_user_holds_every_id_with_its_text_in_order():
-    prompt = read_prompt(_messages())
-    found = [(cid, " ".join(text.split())) for cid, text in prompt.context]
+    found = _id_lines(_messages()[1]["content"])
     assert found == [("c0", "Q3 revenue was 4.2M, up 8% YoY."), ("c1", "A Berlin office opened in July.")], (
-        "the user message holds one '[id] text' line per chunk, in the given order, e.g. "
+        "the USER message holds one '[id] text' line per chunk, in the given order, e.g. "
         "'[c0] Q3 revenue was 4.2M, up 8% YoY.'")
 
 
@@ -76,14 +83,13 @@ def test_empty_chunks_still_give_a_valid_prompt_that_allows_refusal():
     assert prompt.may_refuse, "with no chunks the model must be allowed to say it doesn't know"
 
 
-def test_a_multi_line_chunk_keeps_its_whole_text_under_its_id():
-    prompt = read_prompt(_messages("q?", [Chunk("c7", "line one\nline two")]))
-    texts = {cid: " ".join(text.split()) for cid, text in prompt.context}
-    assert texts.get("c7") == "line one line two", (
-        "a chunk whose text has newlines must still read as one '[c7] ...' entry: put it on one line")
+def test_a_multi_line_chunk_stays_on_the_line_of_its_id():
+    found = _id_lines(_messages("q?", [Chunk("c7", "line one\nline two"), Chunk("c8", "next")])[1]["content"])
+    assert found == [("c7", "line one line two"), ("c8", "next")], (
+        "a chunk whose text has newlines must still be one '[c7] ...' line: join its words with spaces")
 
 
 def test_ids_from_several_files_are_shown_as_they_are():
-    prompt = read_prompt(_messages("q?", [Chunk("report:c3", "Revenue rose."), Chunk("people:c0", "Hiring slowed.")]))
-    assert [cid for cid, _ in prompt.context] == ["report:c3", "people:c0"], (
+    found = _id_lines(_messages("q?", [Chunk("report:c3", "Revenue rose."), Chunk("people:c0", "Hiring slowed.")])[1]["content"])
+    assert [cid for cid, _ in found] == ["report:c3", "people:c0"], (
         "a chunk's id is shown exactly as it is, prefix included: [report:c3]")

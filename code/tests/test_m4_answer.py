@@ -113,3 +113,13 @@ def test_the_given_settings_choose_the_model(litellm_reply):
     result = answer("What was Q3 revenue?", CHUNKS, get_config(env={}))  # the offline model
     assert "wrong model" not in result.text and "4.2M" in result.text, (
         "answer(query, chunks, cfg) uses the cfg it is given: pass it on, completion(messages, cfg=cfg)")
+
+
+def test_a_provider_failure_is_an_error_not_a_refusal(litellm_reply):
+    from config import RAGError
+
+    litellm_reply("litellm.RateLimitError", RAG_MAX_RETRIES="0")  # LiteLLM raises its real error
+    with pytest.raises(RAGError):
+        answer("What was Q3 revenue?", CHUNKS)
+    # (pytest says "DID NOT RAISE" when answer() catches the error: a model that could not be
+    # reached is not a document that lacks the answer, so let the RAGError through.)

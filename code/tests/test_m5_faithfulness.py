@@ -52,6 +52,40 @@ def test_given_claims_are_used_as_they_are_in_order():
     assert report.verdicts == [True, False, True], "one verdict per claim, in the order of the claims"
 
 
+def test_an_empty_list_of_claims_is_used_as_it_is():
+    report = check_faithfulness("Q3 revenue was 4.2M.", [Chunk("c0", "Q3 revenue was 4.2M.")], claims=[])
+    assert (report.score, report.claims, report.verdicts) == (1.0, [], []), (
+        "claims=[] means no claims (only claims=None means: split the answer)")
+
+
+def test_claims_come_from_split_claims():
+    text = "Sales in the U.S. rose 8%, e.g. in Texas [c1]. Margin was 21% [c0]."
+    report = check_faithfulness(text, [Chunk("c0", "Margin was 21%."), Chunk("c1", "Sales in the U.S. rose 8%, e.g. in Texas.")])
+    assert report.claims == split_claims(text), (
+        "split the answer with split_claims (provided): it keeps 'U.S.' and 'e.g.' inside their sentence")
+
+
+def test_the_given_settings_choose_the_verifier(monkeypatch):
+    from config import get_config
+
+    monkeypatch.setenv("LLM_MODEL", "openai/gpt-4o-mini")
+    monkeypatch.setenv("RAG_MOCK_RESPONSE", "No")  # what the environment's model would say
+    report = check_faithfulness("Q3 revenue was 4.2M.", [Chunk("c0", "Q3 revenue was 4.2M.")], cfg=get_config(env={}))
+    assert report.verdicts == [True], (
+        "check_faithfulness(..., cfg=cfg) verifies with the model cfg names: pass it on, completion(..., cfg=cfg)")
+
+
+def test_a_provider_failure_is_an_error_not_a_verdict(monkeypatch):
+    from config import RAGError
+
+    monkeypatch.setenv("LLM_MODEL", "openai/gpt-4o-mini")
+    monkeypatch.setenv("RAG_MOCK_RESPONSE", "litellm.RateLimitError")
+    monkeypatch.setenv("RAG_MAX_RETRIES", "0")
+    with pytest.raises(RAGError):
+        check_faithfulness("Q3 revenue was 4.2M.", [Chunk("c0", "Q3 revenue was 4.2M.")])
+    # ("DID NOT RAISE": a claim the verifier could not check is neither supported nor not.)
+
+
 def test_claims_are_checked_against_every_chunk_not_only_the_first():
     chunks = [Chunk("c0", "Q3 revenue was 4.2M."), Chunk("c1", "The Berlin office opened in July.")]
     report = check_faithfulness("The Berlin office opened in July [c1].", chunks)
@@ -68,6 +102,7 @@ def test_citation_markers_are_not_part_of_a_claim():
     ("No", "Q3 revenue was 4.2M.", False),  # copies the context word for word, yet the judge says no
     ("Yes", "The moon is made of cheese.", True),  # shares no word with the context, yet the judge says yes
     ("No. Yes would need another context.", "Q3 revenue was 4.2M.", False),  # read the verdict, not a word in it
+    ("Yes, the context states it.", "Q3 revenue was 4.2M.", True),  # a verdict with a reason is still a yes
 ])
 def test_the_model_decides_each_verdict(monkeypatch, reply, claim, verdict):
     monkeypatch.setenv("LLM_MODEL", "openai/gpt-4o-mini")
