@@ -155,7 +155,7 @@ def evaluate_dialogues(dialogues: list[dict], cfg: Config, hit_rank, answer_reca
 
 # ------------------------------------------------------------------------------ the report
 
-ROWS = [("hit_at_k", "Hit@k"), ("answer_rate", "answer"), ("refusal_accuracy", "refusal"),
+ROWS = [("hit_at_k", "Hit@{k}"), ("answer_rate", "answer"), ("refusal_accuracy", "refusal"),
         ("answer_recall", "recall")]
 
 
@@ -168,8 +168,8 @@ def print_dialogues(report: dict) -> None:
     settings = s["settings"]
     print(f"{settings['dialogues']} dialogues, {settings['turns']} turns | retrieval {settings['retrieval']} | "
           f"follow-up margin {settings['follow_up_margin']} | {settings['model']} + {settings['embedding_model']}")
-    print(f"{'split':<8} {'turns':<10} {'n':>3} {'ans':>3}  " + "  ".join(f"{label:>7}" for _, label in ROWS)
-          + f"  {'completed':>9}  | alone: " + "  ".join(f"{label:>7}" for _, label in ROWS) + "  worse")
+    labels = "  ".join(f"{label.format(k=settings['k']):>7}" for _, label in ROWS)
+    print(f"{'split':<8} {'turns':<10} {'n':>3} {'ans':>3}  {labels}  {'completed':>9}  | alone: {labels}  worse")
     for split in (*SPLITS, "all"):
         for kind in KINDS:
             m = s[split][kind]
