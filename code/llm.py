@@ -44,8 +44,10 @@ _RETRIES = _RetryCount()
 
 def load_litellm():
     """LiteLLM, imported on first use, quiet: stdout carries only the answer (or --json)."""
-    # The local price map keeps LiteLLM from fetching its model list from the network.
+    # The local price map keeps LiteLLM from fetching its model list from the network; outside
+    # "DEV" mode it does not load a .env of its own (only the repository's .env counts).
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+    os.environ.setdefault("LITELLM_MODE", "PRODUCTION")
     import litellm
 
     litellm.suppress_debug_info = True
