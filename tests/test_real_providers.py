@@ -339,7 +339,10 @@ def assert_index_holds_server_vectors(run: Run, provider: str) -> None:
     assert len(built) == 1, [c.metadata for c in collections(run.index_dir)]
     meta = built[0].metadata
     assert meta["complete"] is True and meta["embedding_dim"] == len(embed("x"))
-    assert sum(e["n_inputs"] for e in embeds[:-1]) == meta["n_chunks"]  # the build
+    # The build embeds every chunk, then the off-topic probes that set this model's relevance gate.
+    probes = [line for line in (ROOT / "data" / "offtopic_probes.txt").read_text().splitlines()
+              if line.strip() and not line.startswith("#")]
+    assert sum(e["n_inputs"] for e in embeds[:-1]) == meta["n_chunks"] + len(probes)
     assert embeds[-1]["n_inputs"] == 1  # the question
     question = embed(QUESTION)
     for hit in run.result["retrieved"]:
