@@ -380,6 +380,19 @@ def claims_benchmark(cfg: Config) -> dict:
     return {"summary": out, "results": items}
 
 
+def run_devset_or_claims(args) -> None:
+    """--devset or --claims: print the table, or write the report to --json."""
+    cfg = config_from_args(args)
+    report = devset(cfg, not args.json and sys.stderr.isatty()) if args.devset else claims_benchmark(cfg)
+    if args.json:
+        Path(args.json).write_text(json.dumps(report, indent=2), encoding="utf-8")
+    elif args.devset:
+        print_devset(report)
+    else:
+        print("\n".join(f"{split:<8} " + "  ".join(f"{k} {_fmt(v)}" for k, v in s.items())
+                        for split, s in report["summary"].items()))
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = ArgumentParser(prog="evaluate.py", description="Score retrieval, answers and grounding over a question set.")
     parser.add_argument("--pdf", nargs="+", help="PDF file(s) or folder (default: the sample report)")
@@ -413,16 +426,7 @@ def main(argv: list[str] | None = None) -> None:
 
         html_report.write_html(args.html)  # an unwritable path fails now, before the run
     if args.devset or args.claims:
-        cfg = config_from_args(args)
-        report = devset(cfg, not args.json and sys.stderr.isatty()) if args.devset else claims_benchmark(cfg)
-        if args.json:
-            Path(args.json).write_text(json.dumps(report, indent=2), encoding="utf-8")
-        elif args.devset:
-            print_devset(report)
-        else:
-            print("\n".join(f"{split:<8} " + "  ".join(f"{k} {_fmt(v)}" for k, v in s.items())
-                            for split, s in report["summary"].items()))
-        return
+        return run_devset_or_claims(args)
     if args.pdf is None and args.questions is None:
         pdfs, questions_file = [SAMPLE_PDF], SAMPLE_QUESTIONS
     elif args.pdf is None or args.questions is None:
