@@ -26,7 +26,7 @@ from textutils import anchors, terms
 
 # How much higher (cosine) the completed search's best chunk must score than the question's
 # own for the question to count as a follow-up. Calibrated on the tune dialogues
-# (data/dialogues.json; EVALUATION.md, "Conversations"): the borrowed words lift a standalone
+# (data/dialogues.json, run with `python code/evaluate.py --dialogues`): the borrowed words lift a standalone
 # turn's best score by up to 0.085 (they pull the search back to the last passage), a
 # follow-up's by up to 0.32. Follow-up answer rate by margin: 0.05 -> 0.667, 0.10 -> 0.733,
 # 0.12 to 0.18 -> 0.800, 0.20 and more -> 0.733 (as if never completed); from 0.10 on no

@@ -55,7 +55,7 @@ MODEL_VARIABLES = ("LLM_MODEL", "EMBEDDING_MODEL", "USE_OLLAMA", "OLLAMA_MODEL")
 # A chunk must hold at least a sentence: below this, "answers" are fragments of words.
 MIN_CHUNK_SIZE = 20
 # The relevance gate's threshold is a cosine score, and each embedding model has its own scale.
-# Calibrated on the sample set (EVALUATION.md); any other model gets a threshold derived from
+# Calibrated on the sample set's questions; any other model gets a threshold derived from
 # off-topic probes when its index is built (retriever.probe_threshold).
 CALIBRATED_GATES = {OFFLINE_EMBEDDING_MODEL: 0.20}
 
@@ -223,7 +223,7 @@ def get_config(env: Mapping[str, str] | None = None, **overrides: Any) -> Config
         values["min_relevance_source"] = "RAG_MIN_RELEVANCE"
     elif values.get("embedding_model", OFFLINE_EMBEDDING_MODEL) in CALIBRATED_GATES:
         values["min_relevance"] = CALIBRATED_GATES[values.get("embedding_model", OFFLINE_EMBEDDING_MODEL)]
-        values["min_relevance_source"] = "calibrated for this embedding model (EVALUATION.md)"
+        values["min_relevance_source"] = "calibrated for this embedding model on the sample set"
     cfg = Config(**values)
     validate(cfg)
     return cfg

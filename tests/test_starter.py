@@ -191,8 +191,10 @@ def test_no_solution_body_survives_and_each_region_is_its_stub(starter):
 
 def test_reference_only_parts_are_not_copied_and_documents_are_templates(starter):
     dest = starter["dest"]
-    for name in ("tools", "tests", ".ci", ".git"):
+    for name in ("tests", ".ci", ".git"):
         assert not (dest / name).exists(), name
+    tools = sorted(p.name for p in (dest / "tools").iterdir()) if (dest / "tools").exists() else []
+    assert tools == ["fetch_devset.py"], f"of tools/, the starter holds only the dev-set fetcher; got {tools}"
     for name in ("code/tests", "sources", "data", "pyproject.toml", ".env.example", "conftest.py", "README.md"):
         assert (dest / name).exists(), name
     for name in DOCUMENTS:

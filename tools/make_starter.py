@@ -29,7 +29,8 @@ LESSON = "source/lesson.agent.md §7"
 
 # Copied as they are (code/ is then stubbed); a missing one is reported, not fatal, because
 # other parts of the project (e.g. source/) may still be in the making.
-COPIED = ["code", "source", "sources", "data", ".env.example", ".gitignore", "conftest.py"]
+COPIED = ["code", "source", "sources", "data", ".env.example", ".gitignore", "conftest.py",
+          "tools/fetch_devset.py"]  # the learner may measure on the development set too
 IGNORED = shutil.ignore_patterns("__pycache__", "*.pyc", ".pytest_cache", ".hypothesis", ".rag_index")
 DOCUMENTS = ["UNDERSTANDING.md", "FAILURE_ANALYSIS.md", "EVALUATION.md", "STARCALLOS_REFLECTION.md"]
 
@@ -294,6 +295,7 @@ def make_starter(dest: Path, force: bool = False) -> list[tuple[str, str, str]]:
     dest.mkdir(parents=True, exist_ok=True)
     for name in COPIED:
         source, target = REPO / name, dest / name
+        target.parent.mkdir(parents=True, exist_ok=True)
         if target.is_dir():
             shutil.rmtree(target)
         if source.is_dir():
