@@ -371,16 +371,66 @@ def test_env_example_matches_the_config_defaults():
             if variable not in code_text:
                 problems.append(f".env.example:{n}: {variable} is neither a Config field nor read in code/")
             continue
-        if value == "":
-            continue
         default = defaults[name]
-        same = (Path(default).name == value.rstrip("/") if name == "index_dir"
-                else type(default)(value) == default)
+        if value == "" and default is not None:
+            continue  # left blank for the user to fill in
+        if default is None:  # unset by default (the gate: the embedding model's own): shown blank
+            same = value == ""
+        else:
+            same = (Path(default).name == value.rstrip("/") if name == "index_dir"
+                    else type(default)(value) == default)
         checked.add(name)
         if not same:
             problems.append(f".env.example:{n}: {variable}={value}, but config.Config's default is {default!r}")
     assert "min_relevance" in checked, ".env.example should show RAG_MIN_RELEVANCE with its default"
     assert not problems, "\n".join(problems)
+
+
+def _configured_models() -> dict[str, tuple[str, str]]:
+    """What each way of choosing a model gives, from config.py: {variable: (chat, embeddings)}."""
+    import config
+
+    offline = config.OFFLINE_EMBEDDING_MODEL
+    return {"": (config.OFFLINE_CHAT_MODEL, offline),
+            "USE_OLLAMA": ("ollama_chat/" + config.OLLAMA_CHAT_MODEL, config.OLLAMA_EMBEDDING_MODEL),
+            **{p.key_variable: (p.chat_model, p.embedding_model or offline) for p in config.PROVIDERS}}
+
+
+def test_readme_provider_table_lists_exactly_the_configured_models():
+    """README "Use a real model": one row per provider of config.PROVIDERS, in its order (the order
+    of precedence), plus offline and Ollama, each with the models config.py resolves to."""
+    import config
+
+    section = re.search(r"^## Use a real model\n(.*?)(?=^## )", (ROOT / "README.md").read_text(encoding="utf-8"),
+                        re.S | re.M)
+    assert section, "README.md lost its '## Use a real model' section"
+    rows = [[cell.strip() for cell in line.strip().strip("|").split("|")]
+            for line in section.group(1).splitlines() if line.startswith("|")]
+    assert rows and rows[0][2:] == ["chat model", "embeddings"], f"README provider table header changed: {rows[:1]}"
+    table = {}
+    for row in rows[2:]:
+        variable = re.match(r"`(\w+)=", row[1])
+        if variable and variable.group(1) in {"LLM_MODEL", "EMBEDDING_MODEL"}:
+            continue  # the "a favourite model" row names no model
+        models = [re.findall(r"`([\w.:-]+/[\w.:/-]+)`", cell) for cell in row[2:4]]
+        table[variable.group(1) if variable else ""] = tuple(m[0] if len(m) == 1 else m for m in models)
+    expected = _configured_models()
+    assert table == expected, (f"README's provider table says {table}, config.py resolves {expected}; "
+                               f"update the table from config.PROVIDERS")
+    keys = [k for k in table if k.endswith("_API_KEY")]
+    assert keys == [p.key_variable for p in config.PROVIDERS], (
+        f"README lists the keys as {keys}; the order of precedence is config.PROVIDERS' order")
+
+
+def test_env_example_names_only_the_configured_models():
+    import config
+
+    text = (ROOT / ".env.example").read_text(encoding="utf-8")
+    named = set(re.findall(r"\b((?:openai|groq|anthropic|gemini|ollama|ollama_chat|offline)/[\w.:/-]*\w)", text))
+    configured = {model for pair in _configured_models().values() for model in pair}
+    assert named - configured == set(), (f".env.example names {sorted(named - configured)}, which config.py "
+                                         f"does not use as a default; use {sorted(configured)}")
+    assert {p.chat_model for p in config.PROVIDERS} <= named, ".env.example should name every provider's chat model"
 
 
 def test_module_counts_in_the_docs_match_code():
