@@ -78,7 +78,7 @@ def provider_error(exc: Exception, model: str) -> RAGError:
                         f"or unset LLM_MODEL/EMBEDDING_MODEL to run offline")
     if "NotFound" in name or ("BadRequest" in name and "model" in text.lower()):
         return RAGError(f"unknown model {model!r} ({text}); check LLM_MODEL / EMBEDDING_MODEL "
-                        f"(format provider/name, e.g. openai/gpt-4o-mini)")
+                        f"(format provider/name, e.g. openai/gpt-5.4-mini)")
     if "RateLimit" in name:
         return RAGError(f"{model}: rate limit still hit after retries; wait a minute, lower "
                         f"RAG_TOP_K, or switch provider")
