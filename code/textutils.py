@@ -136,6 +136,50 @@ def anchors(text: str) -> set[str]:
     return found
 
 
+# A clause ends at ";" or ", ", and before a comparison ("21%, compared with 17% in Q3 2023"):
+# a number or name belongs to the subject of its own clause (a list after ":" to the clause).
+_CLAUSE = re.compile(r";\s+|,\s+|\s+(?=(?:than|compared (?:with|to)|whereas|while|versus|but)\b)")
+
+
+def clauses(sentence: str) -> list[str]:
+    """The clauses of a sentence: "Q3 revenue was 4.2M, margin 21%." -> ["Q3 revenue was 4.2M", "margin 21%."]."""
+    return [c for c in _CLAUSE.split(sentence) if c.strip()]
+
+
+_NUMBER_WORDS = {w: n for n, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve "
+                                            "thirteen fourteen fifteen sixteen seventeen eighteen nineteen".split())}
+_NUMBER_WORDS.update({w: 10 * n for n, w in enumerate("twenty thirty forty fifty sixty seventy eighty ninety".split(), 2)})
+_NUMBER_WORDS.update(half=0.5, twice=2, double=2, dozen=12, hundred=100, thousand=1000)
+_SCALE = {"k": 1e3, "thousand": 1e3, "m": 1e6, "mn": 1e6, "million": 1e6, "bn": 1e9, "billion": 1e9}
+_NUMERAL = re.compile(r"(?<![\w.])(\d+(?:\.\d+){2,}|\d+(?:,\d{3})+(?!\d)|\d*\.?\d+)(?:\s?(k|mn?|bn|thousand|million|billion)\b)?"
+                      r"|\b(" + "|".join(_NUMBER_WORDS) + r")(?:-(" + "|".join(list(_NUMBER_WORDS)[1:10]) + r"))?\b", re.I)
+
+
+def numbers(text: str) -> list[str]:
+    """The numbers of a text, written one way: "4.2M", "4.2 million" and "4,200,000" are all
+    "4.2e+06"; "ten" and "10%" are "10", "fifty-three" is "53", "half" is "0.5"; a version
+    ("3.2.2") stays as written."""
+    found = []
+    for digits, scale, word, unit in _NUMERAL.findall(text):
+        if digits.count(".") > 1:
+            found.append(digits)
+            continue
+        value = float(digits.replace(",", "")) if digits else _NUMBER_WORDS[word.lower()] + _NUMBER_WORDS.get(unit.lower(), 0)
+        found.append(f"{value * _SCALE.get(scale.lower(), 1):.6g}")
+    return found
+
+
+def spelled_out(text: str, context: str) -> str:
+    """`text` with each acronym that `context` spells out by its initials replaced by the words
+    ("Who is the CFO?" -> "Who is the Chief Financial Officer?")."""
+    for acronym in set(re.findall(r"\b[A-Z](?:&?[A-Z]){1,4}\b", text)):
+        letters = acronym.replace("&", "")
+        words = re.search(r"\b" + letters[0] + r"[a-z]+" + "".join(
+            rf"\s+(?:(?:and|&|of)\s+)?[{c}{c.lower()}][a-z]+" for c in letters[1:]) + r"\b", context)
+        text = re.sub(rf"\b{re.escape(acronym)}\b", words.group(0), text) if words else text
+    return text
+
+
 def has_negation(text: str) -> bool:
     lowered = text.lower().replace("\u2019", "'")
     return bool(set(re.findall(r"[a-z']+", lowered)) & _NEGATIONS) or "n't" in lowered

@@ -241,14 +241,15 @@ MODEL_REFUSES = re.compile(r'`python code/rag\.py "([^"`]+)"` refuses \(the mode
                            r'passes the relevance gate\)')
 INJECTION_COUNT = re.compile(r"(\d+) of the (\d+) sample questions pass the gate with the injected instruction")
 INJECTION_WHOLE = re.compile(r"injected instruction [^.;]*?\(in (\d+) of them whole")
-# The offline verifier's two mistakes the lesson and FAILURE_ANALYSIS.md show (claim -> verdict).
+# The offline verifier's verdicts the lesson and FAILURE_ANALYSIS.md show (claim -> verdict): a number
+# bound to another subject is rejected, a number written another way is accepted.
 VERIFIER_CONTEXT = "Q3 revenue 4.2M, margin 21%."
-VERIFIER_CLAIMS = {"Revenue was 21%.": True, "Revenue was 4.2 million.": False}
+VERIFIER_CLAIMS = {"Revenue was 21%.": False, "Revenue was 4.2 million.": True}
 # Statements once in these docs and shown false by running the code; none may come back.
 REFUTED = {
-    r"\b(?:F|it) is a lower bound": "offline F is no lower bound: the verifier also accepts "
-                                    "'Revenue was 21%.' when 21% is the margin",
-    r"stricter than a real model": "the offline verifier errs both ways (see VERIFIER_CLAIMS)",
+    r"\b(?:F|it) is a lower bound": "offline F is no lower bound: the verifier also accepts some false "
+                                    "claims (names swapped in a table row, EVALUATION.md)",
+    r"stricter than a real model": "the offline verifier errs both ways (EVALUATION.md, labelled claims)",
     r"generation problem by definition": "low F with high CR suggests a generation problem, it does not prove it",
     r"second run is faster": "nothing shows speed; point to the line saying the index was reused",
     r"follows? (?:its|that|the) (?:system )?(?:message|prompt) as written": "the offline model matches "

@@ -1,8 +1,10 @@
-"""Maintenance: the numbers behind the two refusal thresholds.  [provided]
+"""Maintenance: the numbers behind the two refusal decisions.  [provided]
 
 For every sample question, prints the relevance gate's input (best retrieval cosine, compared
-with Config.min_relevance) and the offline model's input (best sentence score, compared with
-offline_model.MIN_ANSWER_SCORE), split into answerable and unanswerable questions. A
+with Config.min_relevance) and the offline answerer's (the best key-term coverage of a context
+sentence that carries the kind of fact the question asks for, compared with
+offline_answerer.MIN_COVERAGE; "-" when no sentence carries it, or a name or number of the
+question is missing from the context), split into answerable and unanswerable questions. A
 threshold separates the two groups when it lies between them; EVALUATION.md quotes the output.
 
 Run alone:  python tools/calibrate_thresholds.py
@@ -16,11 +18,24 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "code"))
 
 import evaluate  # noqa: E402
+import offline_answerer  # noqa: E402
 import offline_model  # noqa: E402
 import rag  # noqa: E402
 from config import get_config, run_cli  # noqa: E402
 from generator import build_prompt  # noqa: E402
-from textutils import split_sentences  # noqa: E402
+from textutils import anchors, spelled_out, terms  # noqa: E402
+
+
+def answer_coverage(question: str, chunks) -> float | None:
+    """The coverage of the best sentence that answers, as offline_answerer.answer computes it."""
+    prompt = offline_model.read_prompt(build_prompt(question, chunks))
+    context = " ".join(text for _, text in prompt.context)
+    question = spelled_out(offline_answerer.focus(prompt.question), context)
+    units, _ = offline_answerer.candidates(prompt, set(terms(question)))
+    if not units or anchors(question) - set(terms(context)):
+        return None
+    scored = offline_answerer.score(question, [u[1] for u in units])
+    return max((coverage for _, coverage, rank in scored if rank), default=None)
 
 
 def main() -> None:
@@ -30,21 +45,15 @@ def main() -> None:
     rows = []
     for q in questions:
         result = rag.ask(documents, q["question"], cfg)
-        chunks = result.context or result.retrieved
-        user = build_prompt(q["question"], chunks)[1]["content"]
-        sentences = [s for _, text in offline_model.parse_context(user) for s in split_sentences(text)]
-        question = offline_model._focus(q["question"])
-        aliases = offline_model._acronyms(question, " ".join(sentences))
-        best = max(offline_model.score_sentences(question, sentences, aliases), default=0.0)
-        rows.append((q["answerable"], result.gate["best_score"], best, result.answer.refused,
-                     q["question"]))
+        coverage = answer_coverage(q["question"], result.context or result.retrieved)
+        rows.append((q["answerable"], result.gate["best_score"], coverage, result.answer.refused, q["question"]))
     print(f"gate threshold (min_relevance) {cfg.min_relevance}; answer threshold "
-          f"(MIN_ANSWER_SCORE) {offline_model.MIN_ANSWER_SCORE}")
-    print("| group | question | best retrieval cosine | best sentence score | refused |")
+          f"(MIN_COVERAGE) {offline_answerer.MIN_COVERAGE}")
+    print("| group | question | best retrieval cosine | best answering coverage | refused |")
     print("|---|---|---|---|---|")
-    for answerable, gate, best, refused, question in sorted(rows, key=lambda r: (not r[0], r[2])):
-        print(f"| {'answerable' if answerable else 'unanswerable'} | {question[:60]} | "
-              f"{gate:.3f} | {best:.3f} | {'yes' if refused else 'no'} |")
+    for answerable, gate, coverage, refused, question in sorted(rows, key=lambda r: (not r[0], r[2] or -1)):
+        print(f"| {'answerable' if answerable else 'unanswerable'} | {question[:60]} | {gate:.3f} | "
+              f"{'-' if coverage is None else f'{coverage:.3f}'} | {'yes' if refused else 'no'} |")
 
 
 if __name__ == "__main__":
