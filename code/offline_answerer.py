@@ -14,7 +14,7 @@ the asked fact with enough key terms; otherwise it follows offline_model.py's ru
 What it CANNOT do: paraphrase or say "yes"/"no" itself; combine facts of several sentences, do
 arithmetic; find a sentence that shares neither words nor much meaning with the question; read a
 table's columns; refuse a near-topic question whose key terms and kind of fact the context holds
-(EVALUATION.md, "Offline answers on real documents", says how often that happens).
+(`python code/evaluate.py --devset` measures how often).
 
 Run alone:  python code/offline_answerer.py    (answers, refuses and verifies on a tiny context)
 """
@@ -42,7 +42,8 @@ ROW_BEFORE, ROW_AFTER = 3, 12
 # Words sharing this many first letters count half as one ("registered"/"registrant").
 PREFIX_LETTERS = 6
 
-_INJECTION = re.compile(r"\b(ignore|disregard|forget)\b[^.]{0,40}\b(instructions?|prompts?|rules)\b|\byou are now\b|\bsystem prompt\b", re.I)
+_INJECTION = re.compile(r"\b(ignore|disregard|forget)\b[^.]{0,40}\b(instructions?|prompts?|rules)\b"
+                        r"|\byou are now\b|\bsystem prompt\b", re.I)
 _PAYLOAD = re.compile(r"\b(?:answer|reply|respond|say|output|print)\s+(?:with\s+)?[\"']?([A-Z][A-Z0-9_]{2,})")
 
 _QUANTITY = (r"(total|revenue|income|profit|loss|margin|price|cost|fee|rate|size|amount|share|percent|percentage|"  # nouns
@@ -63,7 +64,6 @@ _CODE = re.compile(r"[\w.$/@^+-]*[._$/@^+][\w.$/@^+-]*\w|[A-Z][\w-]*[A-Z0-9][\w-
 _PERIOD = re.compile(r"q[1-4]|(1[6-9]|20)\d\d|\d+(\.\d+){2,}")  # quarters, years, versions
 _HEADING = re.compile(r"([A-Z]\.)?\d+(\.\d+)*\.?( \S+){1,4}")  # "3 Data types.", "C.6 Cygwin"
 _COMPARISON = re.compile(r"(than|compared|versus|up from|down from)\b", re.I)
-_ORDINALS = ["first", "second", "third", "fourth"]
 _ANAPHOR = re.compile(r"(this|these|those|it|they|such|he|she)\b", re.I)
 
 
@@ -130,8 +130,8 @@ def _other_period(text: str, question: str) -> bool:
     """Does the text name other periods than asked, and not the asked one ("Q4" when asked
     about "Q3")? Comparisons ("than in Q3") name a reference, not the text's own period."""
     def periods(part: str) -> set[str]:  # "third quarter" is "q3"
-        quarters = re.findall(r"\b(first|second|third|fourth) quarter", part, re.I)
-        return {t for t in terms(part) if _PERIOD.fullmatch(t)} | {f"q{_ORDINALS.index(q.lower()) + 1}" for q in quarters}
+        quarters, ordinal = re.findall(r"\b(first|second|third|fourth) quarter", part, re.I), "first second third fourth"
+        return {t for t in terms(part) if _PERIOD.fullmatch(t)} | {f"q{ordinal.split().index(q.lower()) + 1}" for q in quarters}
     stated = set().union(*(periods(c) for c in clauses(text) if not _COMPARISON.match(c)))
     shape = {re.sub(r"\d", "9", t) for t in stated}  # "q3" and "q4" have one shape
     return any(re.sub(r"\d", "9", a) in shape and a not in stated for a in periods(question))
@@ -146,8 +146,7 @@ def carries(kind: str, text: str, question: str, strict: bool = True) -> bool:
 
 
 def _rows(sentence: str, keys: set[str]) -> list[str]:
-    """The sentence, or, when it is too long to be one statement, the words around each key
-    term in it (a table row, a list item); a term repeated ("fontspec fontspec") opens one row."""
+    """The sentence, or if too long to be one statement (a table), the words around each key term."""
     words = sentence.split()
     if len(words) <= MAX_SENTENCE_WORDS:
         return [sentence]
@@ -204,10 +203,8 @@ def answer(prompt: Prompt) -> str:
     if payload:
         return payload
     # A name or number of the question that the context lacks: the context is about something else.
-    if prompt.may_refuse and (not units or anchors(question) - set(terms(context))):
-        return REFUSAL
-    if not units:
-        return "The answer is not known."
+    if not units or (prompt.may_refuse and anchors(question) - set(terms(context))):
+        return REFUSAL if prompt.may_refuse else "The answer is not known."
     scored = score(question, [u[1] for u in units])
     answering = [i for i, (_, coverage, rank) in enumerate(scored) if rank and coverage >= MIN_COVERAGE]
     if not answering and prompt.may_refuse:
@@ -231,7 +228,7 @@ def relevant_sentences(prompt: Prompt) -> str:
 def complete(messages: list[dict], model: str = OFFLINE_CHAT) -> Response:
     """The stand-in's reply to a chat prompt: the task is read off the system message."""
     if model != OFFLINE_CHAT:
-        raise RAGError(f"unknown offline model {model!r}; use {OFFLINE_CHAT} or a LiteLLM model name such as openai/gpt-4o-mini")
+        raise RAGError(f"unknown offline model {model!r}; use {OFFLINE_CHAT} or a LiteLLM model name such as openai/gpt-5.4-mini")
     prompt = read_prompt(messages)
     reply = {"verify": offline_verifier.verdict, "relevance": relevant_sentences}.get(task(prompt.system), answer)
     return response(reply(prompt), messages, model)
