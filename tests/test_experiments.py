@@ -20,6 +20,7 @@ def test_removing_the_refusal_rule_stops_refusals():
     assert out["refusal rule removed (model only)"] < 0.5
 
 
+@pytest.mark.slow
 def test_an_injected_false_claim_lowers_faithfulness():
     cfg, documents = setup()
     out = experiments.hallucination(cfg, documents)
@@ -35,6 +36,7 @@ def test_another_embedding_model_is_refused_and_would_collapse_retrieval():
     assert out["other"]["hit_at_k"] < out["same"]["hit_at_k"] - 0.4
 
 
+@pytest.mark.slow
 def test_a_weak_prompt_loses_citations_refusals_and_obeys_injections():
     cfg, documents = setup()
     out = experiments.prompt(cfg, documents)

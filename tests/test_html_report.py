@@ -201,6 +201,7 @@ def assert_sound(dom: dict) -> None:
     assert dom["overflow"] <= 0, f"the page scrolls sideways by {dom['overflow']} px"
 
 
+@pytest.mark.slow
 def test_sample_report_in_the_browser(browser, sample, tmp_path, capsys):
     path = html_report.write_html(tmp_path / "report.html", html_report.render(sample))
     page, log = open_page(browser, path)
@@ -261,6 +262,7 @@ def test_hostile_page_runs_nothing_and_loads_nothing(browser, hostile, tmp_path)
     assert dom["text"].count("cites nothing") == len(hostile["uncited_claims"]), "each uncited sentence is marked"
 
 
+@pytest.mark.slow
 def test_rag_and_chat_flags_write_pages(tmp_path, monkeypatch, capsys, request):
     one, chat_page = tmp_path / "one.html", tmp_path / "chat.html"
     rag.main(["What was Q3 revenue?", "--html", str(one)])
@@ -280,6 +282,7 @@ def test_rag_and_chat_flags_write_pages(tmp_path, monkeypatch, capsys, request):
     assert open_page(browser, one)[0].locator("h1").inner_text() == "Answer report"
 
 
+@pytest.mark.slow
 def test_evaluation_page_with_sweep(tmp_path, request):
     import evaluate
 

@@ -387,6 +387,7 @@ def happy_openai(cli, openai_fake) -> Run:
     return cli.run("openai", openai_fake, fresh=True)
 
 
+@pytest.mark.slow
 def test_openai_compatible_server_answers_cites_and_verifies(cli, openai_fake):
     run = happy_openai(cli, openai_fake)
     assert_correct_answer(run, "openai")
@@ -533,6 +534,7 @@ def test_empty_completion_is_one_line(cli, openai_fake):
 
 # ------------------------------------------------------------------------------ Ollama server
 
+@pytest.mark.slow
 def test_ollama_answers_cites_and_verifies(cli, ollama_fake):
     """`ollama/` sends chat to /api/generate (one rendered prompt) and embeddings to /api/embed."""
     run = cli.run("ollama", ollama_fake)

@@ -89,6 +89,7 @@ def chroma_server(tmp_path_factory):
 
 # ============================================================ 1. pruning deletes others' data
 
+@pytest.mark.slow
 @needs_chroma_cli
 def test_01_question_on_a_shared_server_keeps_collections_it_did_not_create(chroma_server, tmp_path, index):
     """On a shared Chroma server, an ordinary question must leave every collection the project
@@ -105,6 +106,7 @@ def test_01_question_on_a_shared_server_keeps_collections_it_did_not_create(chro
         f"expected the other application's collections to survive a question; left: {sorted(left)}")
 
 
+@pytest.mark.slow
 def test_01_shared_index_folder_keeps_collections_it_did_not_create(tmp_path):
     """The same in a shared embedded store (RAG_INDEX_DIR used by another tool too): a
     collection the project did not create survives a question."""
@@ -147,6 +149,7 @@ def test_01_another_users_index_on_a_shared_server_survives(chroma_server, tmp_p
 
 # ============================================================ 2. .env in the working folder
 
+@pytest.mark.slow
 @needs_chroma_cli
 def test_02_dotenv_in_working_folder_does_not_redirect_the_local_index(chroma_server, tmp_path, index):
     """Without CHROMA_HOST the index is local, whatever a `.env` in the current folder says to
@@ -181,6 +184,7 @@ def broken_dotenv_runs(tmp_path_factory) -> dict[str, Run]:
     return dict(zip(BROKEN_DOTENVS, run_parallel(jobs)))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", sorted(BROKEN_DOTENVS))
 def test_02_broken_dotenv_in_working_folder_is_not_read(case, broken_dotenv_runs):
     """A `.env` in whatever folder the user happens to be in is not the project's (that one is
@@ -321,6 +325,7 @@ def memory_runs(tmp_path_factory) -> dict[str, Run]:
     return dict(zip(("plain", "blob"), run_parallel(jobs)))
 
 
+@pytest.mark.slow
 def test_05_a_normal_run_fits_in_the_memory_bound(memory_runs):
     """Guard for the test below: the same PDF without the huge token is answered within the
     address-space bound, so the bound itself is not what fails."""
@@ -369,6 +374,7 @@ def test_06_hybrid_answers_what_bm25_alone_answers(tmp_path, in_process_index):
 
 # ============================================================ 7. terminal escape sequences
 
+@pytest.mark.slow
 def test_07_terminal_escape_sequences_in_a_pdf_never_reach_stdout(tmp_path, index):
     """PDF text is untrusted: ESC sequences that hide text (CSI 8m), set the window title
     (OSC 0) or write the clipboard (OSC 52) must be neutralised before printing. Expected: the
@@ -395,6 +401,7 @@ def test_07_escape_sequences_in_a_file_name_never_reach_the_terminal(tmp_path, i
 
 # ============================================================ 8. a damaged page
 
+@pytest.mark.slow
 def test_08_damaged_page_is_reported(tmp_path, index):
     """Page 2's content stream is corrupt (garbage in a FlateDecode stream). The readable page
     still answers, and stderr warns that page 2 could not be read (naming the page), so the
@@ -530,6 +537,7 @@ def unicode_runs(tmp_path_factory) -> dict[str, tuple[Run, str]]:
     return {name: (result, case[2]) for (name, case), result in zip(cases.items(), run_parallel(jobs))}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", UNICODE_CASES)
 def test_13_invalid_unicode_is_handled(case, unicode_runs):
     """Text that is not valid Unicode is replaced (U+FFFD), never a crash: a font whose
@@ -554,6 +562,7 @@ def _complex_page_pdf(path: Path) -> Path:
     return text_pdf(path, [stream_object(flate(ops), b"/Filter /FlateDecode")])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("make", [_bomb_pdf, _complex_page_pdf], ids=["decompression bomb", "too complex page"])
 def test_14_pypdf_safety_limits_are_a_one_line_user_error(make, tmp_path):
     """A PDF that trips one of pypdf's safety limits is refused as bad input (a RAGError: one
@@ -581,6 +590,7 @@ def repo_dotenv_runs(tmp_path_factory) -> dict[str, Run]:
     return dict(zip(REPO_DOTENVS, run_parallel(jobs)))
 
 
+@pytest.mark.slow
 def test_15_dotenv_that_is_not_utf8_is_a_one_line_error(repo_dotenv_runs):
     """The project's own `.env` (repo root), not UTF-8, run from the repo root: one line,
     `error: ...` naming .env, exit 2; no traceback."""
@@ -600,6 +610,7 @@ def test_15_malformed_dotenv_line_is_reported_once(repo_dotenv_runs):
 
 # ============================================================ 16. output and disk failures
 
+@pytest.mark.slow
 def test_16_stdout_on_a_full_device_is_a_one_line_error(index):
     """`rag.py > /dev/full`: the answer cannot be written. Expected: exit 2 and one line on
     stderr saying the output could not be written (no space left), not "a bug?"."""
@@ -609,6 +620,7 @@ def test_16_stdout_on_a_full_device_is_a_one_line_error(index):
     assert result.code == 2 and "bug" not in line and re.search(r"space|write|output", line, re.I), result.explain()
 
 
+@pytest.mark.slow
 def test_16_closed_pipe_is_silent(index):
     """`rag.py | head -0` (the reader is gone before anything is written): the run ends quietly
     like any Unix filter. Expected: no error or traceback on stderr (status lines are fine);
@@ -623,6 +635,7 @@ def test_16_closed_pipe_is_silent(index):
     assert not complaints and result.code in (0, -signal.SIGPIPE, 128 + signal.SIGPIPE), result.explain()
 
 
+@pytest.mark.slow
 def test_16_full_disk_under_the_index_is_a_one_line_error(tmp_path):
     """The index folder is on a disk that fills up (a 200 KB tmpfs). Expected: exit 2, one
     line saying the disk is full, and no advice to delete the index."""
@@ -793,6 +806,7 @@ def test_24_invalid_flag_value_is_one_line(index):
     assert len(result.err_lines) == 1, f"expected stderr to be that one line:\n{result.explain()}"
 
 
+@pytest.mark.slow
 def test_24_question_ending_in_pdf_is_a_question(tmp_path, index):
     """`rag.py "Which form replaces form-7.pdf" handbook.pdf`: the first argument is not a
     file and has spaces, so it is the question. Expected: exit 0, JSON question unchanged."""

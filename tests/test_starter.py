@@ -25,6 +25,8 @@ import pytest
 from milestones import learner_modules as modules_with_regions
 from milestones import regions
 
+# Each run builds a starter and runs its test suite twice: minutes, so CI runs it with -m slow.
+pytestmark = pytest.mark.slow
 REPO = Path(__file__).resolve().parent.parent
 MAKE_STARTER = REPO / "tools" / "make_starter.py"
 FAILURE_LINE = re.compile(r"^(M\d+) not implemented yet: (\w+) \((code/[\w/]+\.py)\)( - this m\d+ test needs it first)?$")
