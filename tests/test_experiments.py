@@ -3,6 +3,8 @@
 from functools import lru_cache
 
 
+import pytest
+
 import experiments
 from config import get_config
 
