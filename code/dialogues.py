@@ -26,6 +26,7 @@ import chat
 import rag
 from config import REPO_ROOT, Config, RAGError
 from documents import index_documents
+from scoring import answer_recall, fmt, hit_rank
 
 SPLITS = ("tune", "heldout")
 KINDS = ("standalone", "followup")
@@ -79,7 +80,7 @@ def load_dialogues(path: str | Path) -> list[dict]:
 
 # ------------------------------------------------------------------------------- the run
 
-def score(turn: dict, result, hit_rank, answer_recall) -> dict:
+def score(turn: dict, result) -> dict:
     refused = result.answer.refused
     recall = (0.0 if refused else answer_recall(turn["answer"], result.answer.text)) if turn["answer"] else None
     return {"answer": result.answer.text, "refused": refused, "best_score": result.gate["best_score"],
@@ -87,7 +88,7 @@ def score(turn: dict, result, hit_rank, answer_recall) -> dict:
             "answer_recall": round(recall, 4) if turn["answerable"] and recall is not None else None}
 
 
-def run_dialogue(dialogue: dict, documents, cfg: Config, hit_rank, answer_recall) -> list[dict]:
+def run_dialogue(dialogue: dict, documents, cfg: Config) -> list[dict]:
     """Every turn in its conversation and alone (the same result when it was searched as it is)."""
     records, last = [], None
     for n, turn in enumerate(dialogue["turns"], start=1):
@@ -97,8 +98,8 @@ def run_dialogue(dialogue: dict, documents, cfg: Config, hit_rank, answer_recall
                         "question": turn["question"], "followup": turn["followup"],
                         "answerable": turn["answerable"], "reference": turn["answer"],
                         "search": result.search, "completed": result.search != result.question,
-                        **score(turn, result, hit_rank, answer_recall),
-                        "alone": score(turn, alone, hit_rank, answer_recall)})
+                        **score(turn, result),
+                        "alone": score(turn, alone)})
     return records
 
 
@@ -131,9 +132,8 @@ def metrics(records: list[dict]) -> dict:
             "worse_than_alone": sum(worse_alone(r) for r in records)}
 
 
-def evaluate_dialogues(dialogues: list[dict], cfg: Config, hit_rank, answer_recall, progress: bool = False) -> dict:
-    """Run every dialogue; {"summary": {split or "all": {kind: metrics}}, "results": [turns]}.
-    `hit_rank` and `answer_recall` are evaluate.py's, passed in (evaluate.py imports this module)."""
+def evaluate_dialogues(dialogues: list[dict], cfg: Config, progress: bool = False) -> dict:
+    """Run every dialogue; {"summary": {split or "all": {kind: metrics}}, "results": [turns]}."""
     records, indexed = [], {}
     for n, dialogue in enumerate(dialogues, start=1):
         if progress:
@@ -141,7 +141,7 @@ def evaluate_dialogues(dialogues: list[dict], cfg: Config, hit_rank, answer_reca
         key = str(dialogue["pdf"])
         if key not in indexed:
             indexed[key] = index_documents([dialogue["pdf"]], cfg, show_progress=False)
-        records += run_dialogue(dialogue, indexed[key], cfg, hit_rank, answer_recall)
+        records += run_dialogue(dialogue, indexed[key], cfg)
     if progress:
         print("\r" + " " * 40 + "\r", end="", file=sys.stderr, flush=True)
     summary = {split: {kind: metrics([r for r in records if split in ("all", r["split"])
@@ -159,10 +159,6 @@ ROWS = [("hit_at_k", "Hit@{k}"), ("answer_rate", "answer"), ("refusal_accuracy",
         ("answer_recall", "recall")]
 
 
-def _fmt(value) -> str:
-    return "-" if value is None else f"{value:.3f}"
-
-
 def print_dialogues(report: dict) -> None:
     s = report["summary"]
     settings = s["settings"]
@@ -174,8 +170,8 @@ def print_dialogues(report: dict) -> None:
         for kind in KINDS:
             m = s[split][kind]
             print(f"{split:<8} {kind:<10} {m['turns']:>3} {m['answerable']:>3}  "
-                  + "  ".join(f"{_fmt(m[key]):>7}" for key, _ in ROWS) + f"  {_fmt(m['completed']):>9}  |        "
-                  + "  ".join(f"{_fmt(m['alone'][key]):>7}" for key, _ in ROWS) + f"  {m['worse_than_alone']:>5}")
+                  + "  ".join(f"{fmt(m[key]):>7}" for key, _ in ROWS) + f"  {fmt(m['completed']):>9}  |        "
+                  + "  ".join(f"{fmt(m['alone'][key]):>7}" for key, _ in ROWS) + f"  {m['worse_than_alone']:>5}")
     worse = [r for r in report["results"] if not r["followup"] and worse_alone(r)]
     print(f"standalone turns worse than when asked alone: {len(worse)}")
     for r in worse:

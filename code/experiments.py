@@ -26,7 +26,8 @@ from dataclasses import replace
 
 from citations import CITE, is_refusal
 from config import ArgumentParser, Config, RAGError, get_config, run_cli
-from evaluate import SAMPLE_PDF, SAMPLE_QUESTIONS, evaluate, hit_at_k, hit_rank, load_questions, mrr_at_k
+from pdf_loader import SAMPLE_PDF
+from scoring import SAMPLE_QUESTIONS, evaluate, hit_at_k, hit_rank, load_questions, mrr_at_k
 from generator import build_prompt
 from llm import completion
 

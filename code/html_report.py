@@ -256,7 +256,7 @@ def charts_html(report: dict, extra: dict | None) -> str:
 
 def render_evaluation(report: dict, extra: dict | None = None) -> str:
     """evaluate()'s {"summary", "results"} as a page; `extra`: evaluate.sweep's dict of summaries."""
-    from evaluate import SUMMARY_ROWS
+    from scoring import SUMMARY_ROWS
 
     s, results = report["summary"], report["results"]
     fails = [[why for bad, why in ((r["answerable"] and r["refused"], "refused an answerable question"),

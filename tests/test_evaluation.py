@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from config import RAGError, get_config
-from evaluate import (SAMPLE_PDF, SAMPLE_QUESTIONS, evaluate, hit_at_k, hit_rank, is_hit,
-                      load_questions, mrr_at_k)
+from pdf_loader import SAMPLE_PDF
+from scoring import SAMPLE_QUESTIONS, evaluate, hit_at_k, hit_rank, is_hit, load_questions, mrr_at_k
 
 EVALUATION_MD = Path(__file__).resolve().parents[1] / "EVALUATION.md"
 TOLERANCE = 0.02

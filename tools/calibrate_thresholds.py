@@ -17,7 +17,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "code"))
 
-import evaluate  # noqa: E402
+import scoring  # noqa: E402
+from pdf_loader import SAMPLE_PDF  # noqa: E402
 import offline_answerer  # noqa: E402
 import offline_model  # noqa: E402
 import rag  # noqa: E402
@@ -40,8 +41,8 @@ def answer_coverage(question: str, chunks) -> float | None:
 
 def main() -> None:
     cfg = get_config()
-    questions = evaluate.load_questions(evaluate.SAMPLE_QUESTIONS)
-    documents = rag.index_documents([evaluate.SAMPLE_PDF], cfg, show_progress=False)
+    questions = scoring.load_questions(scoring.SAMPLE_QUESTIONS)
+    documents = rag.index_documents([SAMPLE_PDF], cfg, show_progress=False)
     rows = []
     for q in questions:
         result = rag.ask(documents, q["question"], cfg)

@@ -41,7 +41,8 @@ import numpy as np  # noqa: E402
 from config import ArgumentParser, RAGError, get_config, run_cli  # noqa: E402
 from documents import index_documents  # noqa: E402
 from embedding_helpers import embed_many  # noqa: E402
-from evaluate import DEVSET, SAMPLE_QUESTIONS, evaluate, load_questions  # noqa: E402
+from devset import DEVSET  # noqa: E402
+from scoring import SAMPLE_QUESTIONS, evaluate, load_questions  # noqa: E402
 from retriever import PROBE_QUANTILE, PROBES  # noqa: E402
 
 HELDOUT_OFFTOPIC = ROOT / "data" / "offtopic_heldout.txt"
