@@ -149,7 +149,7 @@ def main(argv: list[str] | None = None) -> None:
         if extra:
             print_sweep(extra)
     if args.html:
-        html_report.write_html(args.html, html_report.render_evaluation(report, extra))
+        html_report.write_html(args.html, html_report.render_evaluation(report, extra, SUMMARY_ROWS))
 
 
 if __name__ == "__main__":

@@ -254,10 +254,9 @@ def charts_html(report: dict, extra: dict | None) -> str:
     return "".join(parts) + ("" if extra else "<p>Retrieval modes and chunk sizes: run evaluate.py with --sweep.</p>")
 
 
-def render_evaluation(report: dict, extra: dict | None = None) -> str:
-    """evaluate()'s {"summary", "results"} as a page; `extra`: evaluate.sweep's dict of summaries."""
-    from scoring import SUMMARY_ROWS
-
+def render_evaluation(report: dict, extra: dict | None = None, rows: list | None = None) -> str:
+    """evaluate()'s {"summary", "results"} as a page; `extra`: evaluate.sweep's dict of summaries;
+    `rows`: the summary's (key, label) lines to show (scoring.SUMMARY_ROWS)."""
     s, results = report["summary"], report["results"]
     fails = [[why for bad, why in ((r["answerable"] and r["refused"], "refused an answerable question"),
                                    (r["answerable"] and r.get("hit_rank") is None, "evidence not retrieved"),
@@ -268,7 +267,7 @@ def render_evaluation(report: dict, extra: dict | None = None) -> str:
                f"{s['chunker']} chunker {s['chunk_size']}/{s['chunk_overlap']}, {s['retrieval']} retrieval, "
                f"k={s['k']}, gate {s['min_relevance']:g}; {s['model']} + {s['embedding_model']}")
     summary = f"<h2>Summary</h2><p>{esc(setting)}</p>" + table(
-        ["metric", "value"], [[label.format(k=s["k"]), number(s.get(key))] for key, label in SUMMARY_ROWS])
+        ["metric", "value"], [[label.format(k=s["k"]), number(s.get(key))] for key, label in rows or []])
     rows = [[str(n + 1), tag(not fails[n], "passed", "failed") + " " + esc("; ".join(fails[n])), esc(r["question"]),
              "answerable" if r["answerable"] else "unanswerable", esc(r.get("hit_rank") or "-"),
              number(r["best_score"]), number(r["faithfulness"], 2), esc(r["answer"])]
