@@ -85,24 +85,18 @@ def print_sweep(extra: dict) -> None:
 def run_devset_or_claims(args) -> None:
     """--devset or --claims: print the table, or write the report to --json."""
     cfg = config_from_args(args)
-    report = devset.run(cfg, not args.json and sys.stderr.isatty()) if args.devset else devset.claims_benchmark(cfg)
-    if args.json:
-        Path(args.json).write_text(json.dumps(report, indent=2), encoding="utf-8")
-    elif args.devset:
-        devset.print_devset(report)
-    else:
-        print("\n".join(f"{split:<8} " + "  ".join(f"{k} {fmt(v)}" for k, v in s.items())
-                        for split, s in report["summary"].items()))
+    if args.devset:
+        return write_or_print(devset.run(cfg, not args.json and sys.stderr.isatty()), args.json, devset.print_devset)
+    write_or_print(devset.claims_benchmark(cfg), args.json, lambda report: print("\n".join(
+        f"{split:<8} " + "  ".join(f"{k} {fmt(v)}" for k, v in s.items()) for split, s in report["summary"].items())))
 
 
-def main(argv: list[str] | None = None) -> None:
+def parse_args(argv: list[str] | None):
     parser = ArgumentParser(prog="evaluate.py", description="Score retrieval, answers and grounding over a question set.")
     parser.add_argument("--pdf", nargs="+", help="PDF file(s) or folder (default: the sample report)")
-    parser.add_argument("--questions", help="JSON list or JSONL question file "
-                                            "(default: data/sample_questions.jsonl)")
+    parser.add_argument("--questions", help="JSON list or JSONL question file (default: data/sample_questions.jsonl)")
     add_pipeline_flags(parser)
-    parser.add_argument("--json", metavar="OUT", help="write {summary, results} to OUT; "
-                                                      "prints nothing but errors")
+    parser.add_argument("--json", metavar="OUT", help="write {summary, results} to OUT; prints nothing but errors")
     parser.add_argument("--devset", action="store_true", help="every data/devset document, tune vs held-out")
     parser.add_argument("--claims", action="store_true", help="the verifier's balanced accuracy on data/devset/claims.jsonl")
     parser.add_argument("--dialogues", metavar="FILE", help="scripted conversations, run turn by turn as --chat does")
@@ -112,42 +106,39 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if (args.html or args.sweep) and (args.devset or args.claims or args.dialogues):
         raise RAGError("--html and --sweep go with a question set, not with --devset, --claims or --dialogues; drop one")
+    if (args.pdf is None) != (args.questions is None):
+        raise RAGError("pass both --pdf and --questions, or neither to run the sample set")
+    return args
+
+
+def write_or_print(report: dict, out: str | None, show) -> None:
+    if out:
+        Path(out).write_text(json.dumps(report, indent=2), encoding="utf-8")
+    else:
+        show(report)
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = parse_args(argv)
+    cfg = config_from_args(args)
+    progress = not args.json and sys.stderr.isatty()  # only for a person watching
     if args.dialogues:
         import dialogues
 
-        cfg = config_from_args(args)
-        report = dialogues.evaluate_dialogues(dialogues.load_dialogues(args.dialogues), cfg,
-                                              not args.json and sys.stderr.isatty())
-        if args.json:
-            Path(args.json).write_text(json.dumps(report, indent=2), encoding="utf-8")
-        else:
-            dialogues.print_dialogues(report)
-        return
+        report = dialogues.evaluate_dialogues(dialogues.load_dialogues(args.dialogues), cfg, progress)
+        return write_or_print(report, args.json, dialogues.print_dialogues)
+    if args.devset or args.claims:
+        return run_devset_or_claims(args)
     if args.html:
         import html_report
 
         html_report.write_html(args.html)  # an unwritable path fails now, before the run
-    if args.devset or args.claims:
-        return run_devset_or_claims(args)
-    if args.pdf is None and args.questions is None:
-        pdfs, questions_file = [SAMPLE_PDF], SAMPLE_QUESTIONS
-    elif args.pdf is None or args.questions is None:
-        raise RAGError("pass both --pdf and --questions, or neither to run the sample set")
-    else:
-        pdfs, questions_file = args.pdf, args.questions
+    pdfs, questions_file = (args.pdf, args.questions) if args.pdf else ([SAMPLE_PDF], SAMPLE_QUESTIONS)
     questions = load_questions(questions_file)
-    cfg = config_from_args(args)
-    # Progress only for a person watching; logs and --json runs stay clean.
-    progress = not args.json and sys.stderr.isatty()
     report = evaluate(questions, pdfs, cfg, progress=progress)
     extra = sweep(questions, pdfs, cfg, report, progress) if args.sweep else None
-    if args.json:
-        Path(args.json).write_text(json.dumps({**report, "sweep": extra} if extra else report, indent=2),
-                                   encoding="utf-8")
-    else:
-        print_report(report)
-        if extra:
-            print_sweep(extra)
+    write_or_print({**report, "sweep": extra} if extra else report, args.json,
+                   lambda r: (print_report(r), extra and print_sweep(extra)))
     if args.html:
         html_report.write_html(args.html, html_report.render_evaluation(report, extra, SUMMARY_ROWS))
 

@@ -157,10 +157,9 @@ def prompt_tokens(question: str, context, cfg: Config) -> int:
 def evaluate(questions: list[dict], pdfs: list[str | Path] | None = None, cfg: Config | None = None,
              progress: bool = False) -> dict:
     """Index once, ask every question, score. Returns {"summary": {...}, "results": [...]}.
-    `pdfs=None` or [] searches the built-in sample pages."""
+    `pdfs=None` or [] searches the built-in sample report."""
     import rag
     from documents import index_documents, pdf_paths
-    from faithfulness import context_relevance
 
     cfg = cfg or get_config()
     start = time.perf_counter()
@@ -172,37 +171,33 @@ def evaluate(questions: list[dict], pdfs: list[str | Path] | None = None, cfg: C
             print(f"\r  question {n}/{len(questions)}", end="", file=sys.stderr, flush=True)
         clock = time.perf_counter()
         result = rag.ask(documents, item["question"], cfg)
-        latency = time.perf_counter() - clock
-        # CR is judged on what retrieval returned, so a low value points at retrieval.
-        relevance, _ = context_relevance(item["question"], result.retrieved, cfg)
-        texts = [c.text for c in result.retrieved]
-        rank = hit_rank(item["evidence"], texts) if item["answerable"] else None
-        results.append({
-            "question": item["question"],
-            "answerable": item["answerable"],
-            "kind": item.get("kind", ""),
-            "page": item.get("page"),
-            "reference": item["answer"],
-            "answer": result.answer.text,
-            "refused": result.answer.refused,
-            "gate_passed": result.gate["passed"],
-            "gate_threshold": result.gate["threshold"],
-            "best_score": result.gate["best_score"],
-            "citations": result.citations,
-            "retrieved": [{"id": c.id, "page": c.page, "score": round(c.score or 0.0, 4),
-                           "text": c.text} for c in result.retrieved],
-            "hit_rank": rank,
-            "answer_recall": round(0.0 if result.answer.refused  # a refusal recalls nothing
-                                   else answer_recall(item["answer"], result.answer.text), 4)
-            if item["answerable"] and item["answer"] else None,
-            "faithfulness": result.faithfulness.score,
-            "context_relevance": relevance,
-            "latency_s": round(latency, 4),
-            "prompt_tokens": prompt_tokens(item["question"], result.context, cfg),
-        })
+        results.append(score(item, result, time.perf_counter() - clock, cfg))
     if progress:
         print("\r" + " " * 40 + "\r", end="", file=sys.stderr, flush=True)
     return {"summary": summarize(results, cfg, index_s), "results": results}
+
+
+def score(item: dict, result, latency: float, cfg: Config) -> dict:
+    """One question's scores, from its question-file entry and the pipeline's result."""
+    from faithfulness import context_relevance
+
+    # CR is judged on what retrieval returned, so a low value points at retrieval.
+    relevance, _ = context_relevance(item["question"], result.retrieved, cfg)
+    recall = None
+    if item["answerable"] and item["answer"]:  # a refusal recalls nothing
+        recall = round(0.0 if result.answer.refused else answer_recall(item["answer"], result.answer.text), 4)
+    return {
+        "question": item["question"], "answerable": item["answerable"], "kind": item.get("kind", ""),
+        "page": item.get("page"), "reference": item["answer"], "answer": result.answer.text,
+        "refused": result.answer.refused, "gate_passed": result.gate["passed"],
+        "gate_threshold": result.gate["threshold"], "best_score": result.gate["best_score"],
+        "citations": result.citations,
+        "retrieved": [{"id": c.id, "page": c.page, "score": round(c.score or 0.0, 4), "text": c.text}
+                      for c in result.retrieved],
+        "hit_rank": hit_rank(item["evidence"], [c.text for c in result.retrieved]) if item["answerable"] else None,
+        "answer_recall": recall, "faithfulness": result.faithfulness.score, "context_relevance": relevance,
+        "latency_s": round(latency, 4), "prompt_tokens": prompt_tokens(item["question"], result.context, cfg),
+    }
 
 
 def summarize(results: list[dict], cfg: Config, index_s: float = 0.0) -> dict:
