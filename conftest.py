@@ -12,10 +12,10 @@ import os
 
 import pytest
 
-_ORIGINAL_ENV = dict(os.environ)
+from config import MODEL_VARIABLES, PROVIDERS
+
 _HIDDEN_PREFIXES = ("RAG_", "CHROMA_")
-_HIDDEN = {"LLM_MODEL", "EMBEDDING_MODEL", "USE_OLLAMA", "OLLAMA_MODEL", "GROQ_API_KEY",
-           "ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY"}
+_HIDDEN = set(MODEL_VARIABLES) | {p.key_variable for p in PROVIDERS}
 
 
 @pytest.fixture(scope="session")
@@ -36,11 +36,3 @@ def offline_env(monkeypatch, index_dir, request):
     monkeypatch.setenv("HTTPS_PROXY", "http://127.0.0.1:9")
     monkeypatch.setenv("HTTP_PROXY", "http://127.0.0.1:9")
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-
-
-def provider_key():
-    """The first real provider key in the original environment, or None."""
-    for name in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GROQ_API_KEY", "GEMINI_API_KEY"):
-        if _ORIGINAL_ENV.get(name):
-            return name
-    return None

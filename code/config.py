@@ -51,6 +51,7 @@ PROVIDERS: tuple[Provider, ...] = (
 # ollama_chat/ speaks Ollama's /api/chat, so the model's own chat template applies.
 OLLAMA_CHAT_MODEL = "llama3.2"
 OLLAMA_EMBEDDING_MODEL = "ollama/nomic-embed-text"
+# The variables that choose models (besides the provider keys): tests hide them all.
 MODEL_VARIABLES = ("LLM_MODEL", "EMBEDDING_MODEL", "USE_OLLAMA", "OLLAMA_MODEL")
 # A chunk must hold at least a sentence: below this, "answers" are fragments of words.
 MIN_CHUNK_SIZE = 20
