@@ -35,12 +35,23 @@ def _quiet_bm25s():
     return bm25s
 
 
+@lru_cache(maxsize=1 << 17)
+def _word_terms(word: str) -> tuple[str, ...]:
+    return tuple(terms(word))
+
+
+def _text_terms(text: str) -> list[str]:
+    """terms(text), each distinct word stemmed once: a term never spans whitespace, so the
+    terms of a text are its words' terms (a 1,000-page PDF: 1.3 s of stemming becomes 0.3 s)."""
+    return [t for word in text.split() for t in _word_terms(word)]
+
+
 def save(texts: list[str], ids: list[str], folder: Path) -> None:
     """Build the BM25 index of one document's chunks into `folder`, atomically: a reader sees
     the old folder or the whole new one, never half of it."""
     bm25s = _quiet_bm25s()
     model = bm25s.BM25()
-    model.index([terms(t) or ["\x00"] for t in texts], show_progress=False)
+    model.index([_text_terms(t) or ["\x00"] for t in texts], show_progress=False)
     folder.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=folder.name + ".", dir=folder.parent))
     try:

@@ -136,11 +136,12 @@ def owner() -> str:
     return f"{user}@{socket.gethostname()}"
 
 
-def prune(cfg: Config, keep: dict[str, str]) -> None:
+def prune(cfg: Config, keep: dict[str, str], listed) -> None:
     """Drop this owner's indexes of files that changed (`keep` maps path -> current collection
-    name) or no longer exist, so the store holds one index per live file."""
+    name) or no longer exist, so the store holds one index per live file. `listed`: the
+    store's collections (this run's own new ones need not be among them)."""
     dropped, me = 0, owner()
-    for collection in get_client(cfg).list_collections():
+    for collection in listed:
         meta = collection.metadata or {}
         path = meta.get("source_path")
         if meta.get("app") != APP or meta.get("owner") != me or not path:
@@ -165,15 +166,17 @@ def _build(path: Path, key: str, cfg: Config, show_progress: bool):
         progress.close()
 
 
-def open_or_build(path: Path, cfg: Config, show_progress: bool = False) -> Document:
+def open_or_build(path: Path, cfg: Config, show_progress: bool = False,
+                  listed: dict | None = None) -> Document:
     """The index of one PDF: reused when complete, else built under a lock (a second run on
-    the same new file waits, then reuses what the first one built)."""
+    the same new file waits, then reuses what the first one built). `listed`: the store's
+    collections by name, listed once for many files."""
     from filelock import FileLock
 
     check_file(path, cfg.max_pdf_mb)  # before hashing: a huge file is refused unread
     start = time.perf_counter()
     key = index_key(path, cfg)
-    collection = open_index(key, cfg)
+    collection = open_index(key, cfg, listed)
     if collection is None:
         locks = Path(cfg.index_dir) / "locks"
         locks.mkdir(parents=True, exist_ok=True)
@@ -219,8 +222,11 @@ def index_documents(paths: list[Path], cfg: Config, show_progress: bool = True) 
     """Open or build one index per PDF; files already indexed are neither parsed nor embedded."""
     cfg = usable_store(cfg)
     with store_errors(cfg, "indexing"):
-        documents = [open_or_build(path, cfg, show_progress) for path in paths]
-        prune(cfg, {as_text(str(p)): d.collection.name for p, d in zip(paths, documents)})
+        # One listing serves every file's lookup and the pruning: a folder of 100 PDFs costs
+        # one request for them, not 100 (the lookup under the build lock asks the store again).
+        listed = {c.name: c for c in get_client(cfg).list_collections()}
+        documents = [open_or_build(path, cfg, show_progress, listed) for path in paths]
+        prune(cfg, {as_text(str(p)): d.collection.name for p, d in zip(paths, documents)}, listed.values())
     return documents
 
 

@@ -27,7 +27,7 @@ import shutil
 import sqlite3
 import sys
 import tempfile
-from contextlib import closing, contextmanager
+from contextlib import closing, contextmanager, suppress
 from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
@@ -175,15 +175,15 @@ def chunks_key(chunks: list[Chunk], cfg: Config) -> str:
     return h.hexdigest()
 
 
-def open_index(key: str, cfg: Config | None = None):
+def open_index(key: str, cfg: Config | None = None, listed: dict | None = None):
     """The finished, whole collection for `key`, or None (none yet, or a build that did not
-    finish, or rows gone missing: build_index replaces it)."""
+    finish, or rows gone missing: build_index replaces it). `listed` (name -> collection, from
+    one list_collections) saves a round-trip per file; a name not in it counts as missing."""
     cfg = cfg or get_config()
-    client = get_client(cfg)
     name = collection_name(key)
     try:
-        collection = client.get_collection(name)
-    except Exception:  # Chroma raises NotFoundError (ValueError in older releases)
+        collection = get_client(cfg).get_collection(name) if listed is None else listed[name]
+    except Exception:  # Chroma raises NotFoundError (ValueError in older releases); KeyError
         return None
     meta = collection.metadata or {}
     if meta.get("app") != APP:
@@ -216,17 +216,13 @@ def build_index(chunks: list[Chunk], cfg: Config | None = None, key: str | None 
     if existing is not None:
         return existing
     client, name = get_client(cfg), collection_name(key)
-    try:
+    with suppress(Exception):  # none there: NotFoundError (ValueError in older Chroma releases)
         client.delete_collection(name)  # an interrupted build, or one with rows gone missing
-    except Exception:  # none there: NotFoundError (ValueError in older Chroma releases)
-        pass
     meta = {"app": APP, "embedding_model": cfg.embedding_model, "complete": False,
             "n_chunks": len(chunks), **{k: v for k, v in metadata.items() if v is not None}}
-    # Chroma writes its HNSW index to disk every 1,000 rows and replays the rest from its log
-    # at every open (0.3 s for 4,000 chunks, 20 ms per small file); write it once, when the
-    # last chunk is in, and an open replays nothing.
-    size = max(1, len(chunks))
-    hnsw = {"space": "cosine", "batch_size": size, "sync_threshold": size}
+    # Chroma writes its HNSW index every 1,000 rows and replays the rest from its log at every
+    # open (0.3 s for 4,000 chunks, 10 ms a small file): written once, after the last chunk.
+    hnsw = {"space": "cosine", "batch_size": max(1, len(chunks)), "sync_threshold": max(1, len(chunks))}
     collection = client.create_collection(name, configuration={"hnsw": hnsw}, metadata=meta, embedding_function=None)
     try:
         for i in range(0, len(chunks), ADD_BATCH):
@@ -285,16 +281,14 @@ def id_prefixes(collections) -> list[str]:
 
 def _dense(collections, q: np.ndarray, n: int) -> tuple[list, dict]:
     """Chroma's nearest neighbours of each collection, merged by distance: the ranking of
-    (collection index, id), and what was read of each hit."""
-    hits, found = [], {}
+    (collection index, id), and each hit's cosine score. Texts are read later, for the few
+    that can make the top k (100 files x 20 hits would read 2,000 texts for 5)."""
+    hits = []
     for number, c in enumerate(collections):
-        res = c.query(query_embeddings=[q], n_results=min(n, c.metadata["n_chunks"]),
-                      include=["distances", "documents", "metadatas"])
-        for cid, dist, text, meta in zip(res["ids"][0], res["distances"][0], res["documents"][0],
-                                         res["metadatas"][0]):
-            hits.append((dist, (number, cid)))
-            found[(number, cid)] = (text, meta, 1.0 - dist)
-    return [key for _, key in sorted(hits)[:n]], found
+        res = c.query(query_embeddings=[q], n_results=min(n, c.metadata["n_chunks"]), include=["distances"])
+        hits += [(dist, (number, cid)) for cid, dist in zip(res["ids"][0], res["distances"][0])]
+    hits = sorted(hits)[:n]
+    return [key for _, key in hits], {key: 1.0 - dist for dist, key in hits}
 
 
 def _sparse(collections, query: str, n: int, cfg: Config) -> tuple[list, list[float]]:
@@ -315,14 +309,20 @@ def _keep_clear_winner(order: list, sparse: list, scores: list[float], k: int) -
     return order[:k]
 
 
-def _read(collections, keys: list, found: dict, q: np.ndarray) -> None:
-    """Fetch by id the text, metadata and cosine score of the keys dense search did not return."""
+def _read(collections, keys: list, scores: dict, q: np.ndarray) -> dict:
+    """Fetch by id the text and metadata of `keys`, one request per collection; the vectors
+    only of those dense search did not score, for their cosine score."""
+    found = {}
     for number, c in enumerate(collections):
-        wanted = [cid for n_, cid in keys if n_ == number and (n_, cid) not in found]
-        if wanted:
-            got = c.get(ids=wanted, include=["documents", "metadatas", "embeddings"])
-            for cid, text, meta, vec in zip(got["ids"], got["documents"], got["metadatas"], got["embeddings"]):
-                found[(number, cid)] = (text, meta, float(np.asarray(vec) @ q))
+        wanted = list(dict.fromkeys(cid for n_, cid in keys if n_ == number))
+        if not wanted:
+            continue
+        vectors = any((number, cid) not in scores for cid in wanted)
+        got = c.get(ids=wanted, include=["documents", "metadatas"] + ["embeddings"] * vectors)
+        for i, (cid, text, meta) in enumerate(zip(got["ids"], got["documents"], got["metadatas"])):
+            score = scores.get((number, cid))
+            found[(number, cid)] = (text, meta, float(np.asarray(got["embeddings"][i]) @ q) if score is None else score)
+    return found
 
 
 def retrieve(collection, query: str, k: int, cfg: Config | None = None) -> list[Chunk]:
@@ -337,11 +337,16 @@ def retrieve(collection, query: str, k: int, cfg: Config | None = None) -> list[
         check_model(c, cfg)
     q = embed_one(query, cfg)
     n = max(k * CANDIDATES_PER_RESULT, 20)
-    dense, found = _dense(collections, q, n) if cfg.retrieval != "bm25" else ([], {})
+    dense, scores = _dense(collections, q, n) if cfg.retrieval != "bm25" else ([], {})
     sparse, sparse_scores = _sparse(collections, query, n, cfg) if cfg.retrieval != "dense" else ([], [])
     fused = bm25.fuse([dense, sparse])
-    _read(collections, list(fused), found, q)
-    order = _keep_clear_winner(sorted(fused, key=lambda key: (-fused[key], -found[key][2])), sparse, sparse_scores, k)
+    # Only what can make the top k is read: the keys fused at least as high as the k-th
+    # (ties are broken by cosine score) and BM25's best (a clear winner takes the last place).
+    cut = sorted(fused.values(), reverse=True)[min(k, len(fused)) - 1] if fused else 0.0
+    contenders = [key for key in fused if fused[key] >= cut] + [key for key in sparse[:1] if fused[key] < cut]
+    found = _read(collections, contenders, scores, q)
+    order = _keep_clear_winner(sorted(contenders, key=lambda key: (-fused[key], -found[key][2])), sparse,
+                               sparse_scores, k)
     prefixes = id_prefixes(collections)
     chunks = []
     for rank, key in enumerate(order, start=1):
