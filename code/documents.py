@@ -33,7 +33,8 @@ from pathlib import Path
 from chunker import chunk_pages
 from config import Config, RAGError, as_text, get_config, printable, run_cli
 from pdf_loader import SAMPLE_PDF, check_file, load_pdf_pages, neutralise
-from retriever import APP, build_index, compact_store, drop_index, get_client, open_index, store_errors
+from retriever import build_index, open_index
+from store import APP, compact_store, drop_index, get_client, store_errors
 
 PROGRESS_MIN_PAGES = 20
 

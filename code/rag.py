@@ -31,7 +31,8 @@ from config import (ArgumentParser, Config, RAGError, add_pipeline_flags, as_tex
 from documents import Document, index_documents, pdf_paths
 from faithfulness import FaithfulnessReport, check_faithfulness
 from generator import Answer, answer
-from retriever import fit_to_budget, retrieve, store_errors
+from retriever import fit_to_budget, retrieve
+from store import store_errors
 
 DEFAULT_QUESTION = "What was Q3 revenue?"
 

@@ -12,8 +12,8 @@ chunk count and that its build finished; `open_index` reuses only a complete one
 `retrieve` refuses to query it with another embedding model (vectors of two models live in
 different spaces, so the nearest neighbours would be confident nonsense).
 
-With `CHROMA_HOST` set, the same code talks to a Chroma server (`chroma run`) instead of the
-embedded store in `.rag_index/`.
+Where the collections live (the embedded store in `.rag_index/`, or a Chroma server with
+`CHROMA_HOST` set) is store.py's business.
 
 Run alone:  python code/retriever.py ["question"]    (indexes the sample report, prints hits)
 """
@@ -21,26 +21,18 @@ Run alone:  python code/retriever.py ["question"]    (indexes the sample report,
 from __future__ import annotations
 
 import hashlib
-import os
-import re
-import shutil
-import sqlite3
 import sys
-import tempfile
-from contextlib import closing, contextmanager, suppress
+from contextlib import suppress
 from dataclasses import replace
-from functools import lru_cache
-from pathlib import Path
 
 import bm25
 import numpy as np
 from chunker import Chunk
 from config import REPO_ROOT, Config, RAGError, get_config, run_cli
 from embedding_helpers import embed_many, embed_one
+from store import APP, bm25_folder, collection_name, get_client
 from textutils import sentence_spans
 
-# Every collection this project creates carries this mark; nothing else is ever touched.
-APP = "pdf-research-assistant"
 # Each retriever proposes this many candidates per requested result before fusion.
 CANDIDATES_PER_RESULT = 4
 # A BM25 top hit scoring this many times the runner-up is a clear winner, kept in the top k.
@@ -57,114 +49,6 @@ PROBES = REPO_ROOT / "data" / "offtopic_probes.txt"
 
 class IndexMismatchError(RAGError):
     """The index was built with a different embedding model than the one configured now."""
-
-
-def chromadb_module():
-    """chromadb, imported from an empty folder: it reads a `.env` of the current folder when
-    imported, and a stranger's file must neither redirect the index nor break the run."""
-    if "chromadb" not in sys.modules:
-        here = os.getcwd()
-        with tempfile.TemporaryDirectory() as empty:
-            os.chdir(empty)
-            try:
-                import chromadb  # noqa: F401
-            finally:
-                os.chdir(here)
-    return sys.modules["chromadb"]
-
-
-@lru_cache(maxsize=8)
-def _client(where: tuple):
-    chromadb = chromadb_module()
-    settings = chromadb.config.Settings(_env_file=None, anonymized_telemetry=False, allow_reset=False)
-    if where[0] == "http":
-        _, host, port, ssl, token = where
-        headers = {"Authorization": f"Bearer {token}"} if token else None
-        try:
-            client = chromadb.HttpClient(host=host, port=port, ssl=ssl, headers=headers, settings=settings)
-            client.heartbeat()
-        except Exception as exc:
-            raise RAGError(f"cannot reach the Chroma server at {host}:{port} ({type(exc).__name__}); "
-                           f"start it with `chroma run --path DIR --port {port}` or unset CHROMA_HOST "
-                           f"to use the embedded index") from None
-        return client
-    from filelock import FileLock
-
-    try:
-        Path(where[1]).mkdir(parents=True, exist_ok=True)
-        # Two runs on a new folder would both set up Chroma's tables ("table already exists").
-        with FileLock(str(Path(where[1]) / "store.lock")):
-            return chromadb.PersistentClient(path=where[1], settings=settings)
-    except Exception as exc:
-        raise RAGError(f"cannot open the index folder {where[1]} ({type(exc).__name__}: "
-                       f"{str(exc)[:120]}); set RAG_INDEX_DIR to another folder") from None
-
-
-@contextmanager
-def store_errors(cfg: Config, doing: str):
-    """Chroma's failures as one line that names the fix: a full disk, a read-only folder, a
-    server that went away. Anything else is left to surface as a bug."""
-    try:
-        yield
-    except RAGError:
-        raise
-    except Exception as exc:
-        text = f"{type(exc).__name__} {exc}".lower()
-        where = f"the Chroma server at {cfg.chroma_host}:{cfg.chroma_port}" if cfg.chroma_host else cfg.index_dir
-        if "disk is full" in text or "no space" in text:
-            raise RAGError(f"the disk holding {where} is full while {doing}; free some space or set "
-                           f"RAG_INDEX_DIR to a folder on another disk") from None
-        if "readonly" in text or "read-only" in text:
-            raise RAGError(f"{where} is read-only while {doing}; set RAG_INDEX_DIR to a writable folder") from None
-        if cfg.chroma_host and ("connect" in text or "timeout" in text or isinstance(exc, OSError)):
-            raise RAGError(f"lost {where} while {doing}; is it still running? (`chroma run --path DIR "
-                           f"--port {cfg.chroma_port}`)") from None
-        raise
-
-
-def get_client(cfg: Config | None = None):
-    """The Chroma client: a server when CHROMA_HOST is set, else the embedded store on disk."""
-    cfg = cfg or get_config()
-    if cfg.chroma_host:
-        return _client(("http", cfg.chroma_host, cfg.chroma_port, cfg.chroma_ssl, cfg.chroma_auth_token))
-    return _client(("path", os.path.abspath(cfg.index_dir)))
-
-
-def collection_name(key: str) -> str:
-    return "doc-" + hashlib.sha256(key.encode()).hexdigest()[:40]
-
-
-def bm25_folder(collection_name: str, cfg: Config) -> Path:
-    """Where a collection's BM25 index lives: beside the embedded store (with a server, this
-    machine's cache of it)."""
-    return Path(cfg.index_dir) / "bm25" / collection_name
-
-
-_SEGMENT_FOLDER = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
-
-
-def drop_index(collection_name: str, cfg: Config) -> None:
-    """Delete a collection and its BM25 index."""
-    get_client(cfg).delete_collection(collection_name)
-    shutil.rmtree(bm25_folder(collection_name, cfg), ignore_errors=True)
-
-
-def compact_store(cfg: Config) -> None:
-    """After indexes are dropped from the embedded store, give their space back: Chroma leaves
-    the vector folder of a deleted collection behind and SQLite keeps its freed pages (with
-    the deleted text in them). Best effort: skipped while another process holds the store."""
-    if cfg.chroma_host:
-        return
-    root = Path(cfg.index_dir)
-    try:
-        with closing(sqlite3.connect(root / "chroma.sqlite3", timeout=0.5)) as db:
-            live = {row[0] for row in db.execute("SELECT id FROM segments")}
-            db.execute("VACUUM")
-    except sqlite3.Error:
-        return
-    for folder in root.iterdir():
-        if folder.is_dir() and _SEGMENT_FOLDER.fullmatch(folder.name) and folder.name not in live:
-            shutil.rmtree(folder, ignore_errors=True)
 
 
 def chunks_key(chunks: list[Chunk], cfg: Config) -> str:

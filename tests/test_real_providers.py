@@ -275,7 +275,7 @@ def ollama_fake():
 
 def collections(index_dir: Path) -> list:
     from config import get_config
-    from retriever import get_client
+    from store import get_client
 
     return get_client(get_config(index_dir=str(index_dir))).list_collections()
 
@@ -405,7 +405,8 @@ _QUERY_WITH_ANOTHER_MODEL = """
 import sys
 sys.path.insert(0, "code")
 from config import get_config, run_cli
-from retriever import get_client, retrieve
+from retriever import retrieve
+from store import get_client
 
 def main():
     cfg = get_config()

@@ -18,7 +18,8 @@ from chunker import Chunk
 from config import RAGError, get_config, run_cli
 from generator import answer, build_prompt
 from pdf_writer import write_encrypted_pdf, write_image_only_pdf, write_pdf, write_truncated_pdf
-from retriever import fit_to_budget, get_client
+from retriever import fit_to_budget
+from store import get_client
 
 CODE = Path(__file__).resolve().parents[1] / "code"
 REVENUE = ["Larkspur report.\n\nQ3 revenue was 4.2M EUR, up 8% year over year. The operating margin was 21%."]
