@@ -19,7 +19,7 @@ import tempfile
 from functools import lru_cache
 from pathlib import Path
 
-from config import run_cli
+from cli import run_cli
 from textutils import terms
 
 # Reciprocal rank fusion constant (Cormack et al. 2009): large enough that one list's top

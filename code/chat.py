@@ -20,7 +20,8 @@ import json
 import sys
 from dataclasses import dataclass
 
-from config import Config, RAGError, as_text
+from cli import as_text
+from config import Config, RAGError
 from retriever import retrieve
 from textutils import anchors, terms
 

@@ -14,7 +14,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from config import RAGError, run_cli
+from cli import run_cli
+from config import RAGError
 from textutils import PARAGRAPH_BREAK, sentence_spans
 
 

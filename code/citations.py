@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 import sys
 
-from config import run_cli
+from cli import run_cli
 from textutils import split_sentences, terms
 
 # A citation is a chunk id in square brackets: [c0], or [report:c3] when several files are searched.

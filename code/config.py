@@ -7,7 +7,7 @@ disagree about a setting. This module imports no other module of the project.
   `LLM_MODEL` / `EMBEDDING_MODEL`  >  `USE_OLLAMA=1`  >  the first provider key present (the
   order of `PROVIDERS`)  >  the offline models that ship with the project;
 * the `Config` of one run, with a `RAG_*` (or `CHROMA_*`) override for every field;
-* `RAGError`, the one kind of error a user can fix, and `run_cli`, which prints it as one line;
+* `RAGError`, the one kind of error a user can fix (cli.py prints it as one line);
 * the command-line flags shared by rag.py and evaluate.py (`add_pipeline_flags`).
 
 The models themselves are called through llm.py.
@@ -20,7 +20,6 @@ from __future__ import annotations
 import argparse
 import math
 import os
-import re
 import sys
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -59,24 +58,6 @@ MIN_CHUNK_SIZE = 20
 # Calibrated on the sample set's questions; any other model gets a threshold derived from
 # off-topic probes when its index is built (retriever.probe_threshold).
 CALIBRATED_GATES = {OFFLINE_EMBEDDING_MODEL: 0.20}
-
-
-# What must never reach a terminal from a file or a file name: control characters (ESC starts
-# escape sequences that hide text or write the clipboard) and bidirectional overrides.
-UNPRINTABLE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
-# Lone surrogates: what Python makes of undecodable bytes (a broken PDF font map, a non-UTF-8
-# argument or file name); no tokenizer or terminal accepts them.
-_SURROGATE = re.compile(r"[\ud800-\udfff]")
-
-
-def as_text(text: str) -> str:
-    """Text safe to process: undecodable characters become U+FFFD."""
-    return _SURROGATE.sub("\ufffd", text)
-
-
-def printable(text: str) -> str:
-    """Text safe to print: no control characters (newlines and tabs aside), nothing undecodable."""
-    return UNPRINTABLE.sub("\ufffd", as_text(text))
 
 
 class RAGError(Exception):
@@ -283,41 +264,6 @@ def config_from_args(args: argparse.Namespace) -> Config:
                       chunker=args.chunker, retrieval=args.retrieval)
 
 
-def fail(message: str, code: int = 2) -> "NoReturn":  # noqa: F821 - typing only
-    print(f"error: {printable(message)}", file=sys.stderr)
-    raise SystemExit(code)
-
-
-def run_cli(main_fn) -> None:
-    """Run a module's main() as a user expects: a user error (RAGError) or a milestone not done
-    yet (NotImplementedError) is one line on stderr and exit code 2, never a traceback; an
-    unexpected error is one line and exit code 1 (RAG_DEBUG=1 shows its traceback)."""
-    for stream in (sys.stdout, sys.stderr):  # a last net: never crash on printing odd text
-        if hasattr(stream, "reconfigure"):
-            stream.reconfigure(errors="replace")
-    try:
-        main_fn()
-        sys.stdout.flush()
-    except RAGError as exc:
-        fail(str(exc))
-    except NotImplementedError as exc:
-        fail(str(exc) or "a milestone is not implemented yet")
-    except KeyboardInterrupt:
-        fail("interrupted; an unfinished index is discarded on the next run", 130)
-    except BrokenPipeError:  # `rag.py ... | head` closed the pipe: nothing left to say
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        raise SystemExit(0) from None
-    except OSError as exc:
-        fail(f"{exc.strerror or exc} ({exc.filename or 'output'}); free some space or "
-             f"check the path, then run again")
-    except Exception as exc:  # a bug, not bad input: say so briefly, keep the trace on request
-        if os.environ.get("RAG_DEBUG"):
-            raise
-        first_line = (str(exc).splitlines() or [""])[0][:200]
-        fail(f"unexpected {type(exc).__name__}: {first_line} (a bug? run again with RAG_DEBUG=1 "
-             f"to see the traceback, and please report it)", 1)
-
-
 def main() -> None:
     cfg = get_config()
     print(f"chat model:      {cfg.model:<40} (chosen by {cfg.model_source})")
@@ -332,4 +278,8 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    run_cli(main)
+    try:
+        main()
+    except RAGError as exc:  # config imports nothing of the project, so no cli.run_cli here
+        print(f"error: {exc}", file=sys.stderr)
+        raise SystemExit(2) from None

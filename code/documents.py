@@ -31,7 +31,8 @@ from functools import lru_cache
 from pathlib import Path
 
 from chunker import chunk_pages
-from config import Config, RAGError, as_text, get_config, printable, run_cli
+from cli import as_text, printable, run_cli
+from config import Config, RAGError, get_config
 from pdf_loader import SAMPLE_PDF, check_file, load_pdf_pages, neutralise
 from retriever import build_index, open_index
 from store import APP, compact_store, drop_index, get_client, store_errors

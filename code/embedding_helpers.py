@@ -14,7 +14,8 @@ import re
 
 import numpy as np
 
-from config import Config, get_config, run_cli
+from cli import run_cli
+from config import Config, get_config
 from llm import embedding
 
 BATCH_SIZE = 64

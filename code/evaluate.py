@@ -32,7 +32,8 @@ import sys
 from pathlib import Path
 
 import devset
-from config import ArgumentParser, Config, RAGError, add_pipeline_flags, config_from_args, run_cli
+from cli import run_cli
+from config import ArgumentParser, Config, RAGError, add_pipeline_flags, config_from_args
 from pdf_loader import SAMPLE_PDF
 from scoring import SAMPLE_QUESTIONS, SUMMARY_ROWS, evaluate, fmt, load_questions
 

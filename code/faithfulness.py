@@ -21,7 +21,8 @@ from dataclasses import dataclass
 
 from chunker import Chunk
 from citations import strip_markers
-from config import Config, run_cli
+from cli import run_cli
+from config import Config
 from llm import completion
 from textutils import split_sentences
 

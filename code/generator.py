@@ -22,7 +22,8 @@ from dataclasses import dataclass, field
 
 from chunker import Chunk
 from citations import CITE, is_refusal
-from config import Config, get_config, run_cli
+from cli import run_cli
+from config import Config, get_config
 from llm import completion
 
 # The spec's name for the citation pattern: finds "c0" in "[c0]" and "report:c3" in "[report:c3]".

@@ -21,7 +21,8 @@ import os
 import sys
 from typing import Any
 
-from config import Config, RAGError, get_config, key_variable, run_cli
+from cli import run_cli
+from config import Config, RAGError, get_config, key_variable
 
 
 def is_offline(model: str) -> bool:

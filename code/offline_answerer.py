@@ -26,7 +26,8 @@ import re
 
 import offline_verifier
 from citations import REFUSAL
-from config import RAGError, run_cli
+from cli import run_cli
+from config import RAGError
 from offline_model import OFFLINE_CHAT, Prompt, Response, embed, read_prompt, recall, response, task
 from textutils import STOPWORDS, anchors, clauses, is_title_case, numbers, spelled_out, split_sentences, terms
 

@@ -14,7 +14,8 @@ import sys
 from dataclasses import asdict
 
 from citations import best_quote
-from config import Config, printable
+from cli import printable
+from config import Config
 from textutils import terms
 
 

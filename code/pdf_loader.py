@@ -25,7 +25,8 @@ import unicodedata
 from pathlib import Path
 
 from citations import CITE
-from config import REPO_ROOT, UNPRINTABLE, RAGError, as_text, get_config, printable, run_cli
+from cli import UNPRINTABLE, as_text, printable, run_cli
+from config import REPO_ROOT, RAGError, get_config
 from textutils import is_title_case
 
 

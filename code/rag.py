@@ -26,8 +26,8 @@ from dataclasses import dataclass, field
 
 from chunker import Chunk
 from citations import resolve_citations
-from config import (ArgumentParser, Config, RAGError, add_pipeline_flags, as_text, config_from_args,
-                    get_config, run_cli)
+from cli import as_text, run_cli
+from config import ArgumentParser, Config, RAGError, add_pipeline_flags, config_from_args, get_config
 from documents import Document, index_documents, pdf_paths
 from faithfulness import FaithfulnessReport, check_faithfulness
 from generator import Answer, answer

@@ -28,7 +28,8 @@ from dataclasses import replace
 import bm25
 import numpy as np
 from chunker import Chunk
-from config import REPO_ROOT, Config, RAGError, get_config, run_cli
+from cli import run_cli
+from config import REPO_ROOT, Config, RAGError, get_config
 from embedding_helpers import embed_many, embed_one
 from store import APP, bm25_folder, collection_name, get_client
 from textutils import sentence_spans

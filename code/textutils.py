@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 import sys
 
-from config import run_cli
+from cli import run_cli
 
 # A full stop after one of these does not end a sentence.
 _ABBREVIATIONS = {

@@ -20,7 +20,8 @@ import dialogues
 import documents
 import evaluate
 import rag
-from config import RAGError, get_config, run_cli
+from cli import run_cli
+from config import RAGError, get_config
 from textutils import terms
 
 CODE = Path(__file__).resolve().parents[1] / "code"

@@ -404,7 +404,8 @@ def test_openai_compatible_index_is_built_with_the_server_embeddings(cli, openai
 _QUERY_WITH_ANOTHER_MODEL = """
 import sys
 sys.path.insert(0, "code")
-from config import get_config, run_cli
+from cli import run_cli
+from config import get_config
 from retriever import retrieve
 from store import get_client
 

@@ -15,7 +15,8 @@ import documents
 import llm
 import rag
 from chunker import Chunk
-from config import RAGError, get_config, run_cli
+from cli import run_cli
+from config import RAGError, get_config
 from generator import answer, build_prompt
 from pdf_writer import write_encrypted_pdf, write_image_only_pdf, write_pdf, write_truncated_pdf
 from retriever import fit_to_budget

@@ -38,7 +38,8 @@ ROOT = Path(__file__).resolve().parent.parent
 CODE = ROOT / "code"
 sys.path[:0] = [str(CODE), str(CODE / "tests")]
 
-from config import RAGError, get_config, run_cli  # noqa: E402
+from cli import run_cli  # noqa: E402
+from config import RAGError, get_config  # noqa: E402
 from pdf_loader import SAMPLE_PDF  # noqa: E402
 from pdf_writer import write_pdf  # noqa: E402
 

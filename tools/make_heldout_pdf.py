@@ -30,7 +30,7 @@ from pathlib import Path
 REPO_ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(REPO_ROOT / "code"), str(REPO_ROOT / "code" / "tests")]
 
-from config import run_cli  # noqa: E402
+from cli import run_cli  # noqa: E402
 from pdf_loader import load_pdf_pages  # noqa: E402
 from make_sample_pdf import evidence_problems  # noqa: E402 - the same evidence check
 from pdf_writer import write_pdf  # noqa: E402

@@ -23,7 +23,8 @@ from pathlib import Path
 REPO_ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(REPO_ROOT / "code"), str(REPO_ROOT / "code" / "tests")]
 
-from config import RAGError, run_cli  # noqa: E402
+from cli import run_cli  # noqa: E402
+from config import RAGError  # noqa: E402
 from pdf_loader import SAMPLE_PAGES, load_pdf_pages  # noqa: E402
 from pdf_writer import write_pdf  # noqa: E402
 

@@ -17,7 +17,7 @@ import textwrap
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # code/, when run alone
-from config import run_cli  # noqa: E402
+from cli import run_cli  # noqa: E402
 
 _WIDTH, _HEIGHT, _MARGIN = 595, 842, 56
 _FONT_SIZE, _LEADING, _WRAP = 11, 14, 88

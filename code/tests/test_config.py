@@ -60,7 +60,7 @@ def test_config_main_names_the_deciding_variable_but_never_the_key(monkeypatch):
 
 
 def test_unexpected_errors_are_one_line_unless_debugging(monkeypatch, capsys):
-    from config import run_cli
+    from cli import run_cli
 
     def broken():
         raise ZeroDivisionError("division by zero")
