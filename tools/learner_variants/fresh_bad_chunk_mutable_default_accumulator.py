@@ -1,0 +1,16 @@
+# replaces: chunk_text
+# kind: mistake
+# description: collects the windows in an extra keyword parameter `chunks: list = []` (a mutable default), so every call appends to the same list: the second document's chunks come after the first one's
+# violates: "Empty text -> []" and "Each chunk gets a stable id ('c0', 'c1', ...)" (project.md, chunk_text docstring)
+
+def chunk_text(text: str, chunk_size: int, overlap: int, source: str = "doc", chunks: list = []) -> list[Chunk]:
+    if chunk_size <= 0 or overlap < 0 or overlap >= chunk_size:
+        raise ValueError("need chunk_size > 0 and 0 <= overlap < chunk_size")
+    tokens = text.split()
+    step = chunk_size - overlap
+    first = len(chunks)
+    for start in range(0, len(tokens), step):
+        chunks.append(Chunk(f"c{len(chunks) - first}", " ".join(tokens[start:start + chunk_size]), source, start))
+        if start + chunk_size >= len(tokens):
+            break
+    return chunks
