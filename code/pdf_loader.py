@@ -161,6 +161,12 @@ def check_file(path: Path, max_mb: float) -> None:
                            f"export the document to PDF first")
 
 
+# pypdf reports through logging; the verdicts here are ours, so its messages never reach the
+# terminal (without a handler of its own, Python would print them to stderr as a "last resort").
+logging.getLogger("pypdf").addHandler(logging.NullHandler())
+logging.getLogger("pypdf").propagate = False
+
+
 class _Complaints(logging.Handler):
     """Collects what pypdf reports while one page is read: a damaged content stream is read
     as empty text, and the user should hear about it."""
@@ -188,7 +194,6 @@ def _read_pages(reader, path: Path, on_page) -> tuple[list[str], list[int]]:
     complaints = _Complaints()
     logger = logging.getLogger("pypdf")
     logger.addHandler(complaints)
-    logger.propagate = False  # pypdf's own messages stay quiet; the verdict below is ours
     pages, damaged = [], []
     try:
         for number, page in enumerate(reader.pages, start=1):

@@ -259,11 +259,16 @@ def test_provider_errors_name_the_fix():
     assert "'openai/gpt-9'" in str(llm.provider_error(unknown, "openai/gpt-9"))
 
 
-def test_cli_errors_have_no_traceback_end_to_end(tmp_path):
-    out = subprocess.run([sys.executable, str(CODE / "rag.py"), "q?", str(tmp_path / "missing.pdf")],
+@pytest.mark.parametrize("case", ["missing", "truncated"])
+def test_cli_errors_are_one_line_in_a_fresh_process(case, tmp_path):
+    # A fresh process matters: a library's first warning (pypdf's "EOF marker not found")
+    # reaches stderr only when no earlier test has configured logging.
+    make, message = BAD_FILES[case]
+    out = subprocess.run([sys.executable, str(CODE / "rag.py"), "q?", str(make(tmp_path))],
                          capture_output=True, text=True, timeout=120)
     assert out.returncode == 2 and "Traceback" not in out.stderr
-    assert out.stderr.strip().count("\n") == 0 and "file not found" in out.stderr
+    assert out.stderr.startswith("error: ") and out.stderr.count("\n") == 1 and message in out.stderr, (
+        f"expected exactly one 'error: ...' line naming {message!r}, got:\n{out.stderr}")
 
 
 def test_unknown_model_from_config_is_a_one_line_error(monkeypatch):
