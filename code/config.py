@@ -40,7 +40,7 @@ class Provider:
 
 # The one provider table: README, .env.example, error messages and tests read it from here.
 # Current models of LiteLLM's bundled model map, none with a deprecation date (2026-11); a test
-# fails when an upgrade of LiteLLM no longer knows one (tests/test_real_providers.py).
+# fails when an upgrade of LiteLLM no longer knows one (the project's provider tests).
 PROVIDERS: tuple[Provider, ...] = (
     Provider("GROQ_API_KEY", "groq/openai/gpt-oss-20b", None),
     Provider("ANTHROPIC_API_KEY", "anthropic/claude-haiku-4-5", None),

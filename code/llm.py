@@ -9,7 +9,7 @@ A provider's failure becomes one `RAGError` line that names the fix (the key var
 model variable, the timeout setting). Rate limits, outages and timeouts are retried by the
 provider client inside LiteLLM (`max_retries`: backoff from 0.5 s, honouring Retry-After), and
 each retry is one `note:` line on stderr; 1 + RAG_MAX_RETRIES attempts at most. An empty reply is
-an error too: it says nothing about the document (tests/PROVIDER_NOTES.md has the evidence).
+an error too: it says nothing about the document.
 
 Run alone:  python code/llm.py    (which models are configured, and one round trip to each)
 """
@@ -81,7 +81,7 @@ def provider_error(exc: Exception, model: str) -> RAGError:
         return RAGError(f"unknown model {model!r} ({text}); check LLM_MODEL / EMBEDDING_MODEL "
                         f"(format provider/name, e.g. openai/gpt-5.4-mini)")
     if "RateLimit" in name:
-        return RAGError(f"{model}: rate limit still hit after retries; wait a minute, lower "
+        return RAGError(f"{model}: the provider's rate limit was hit; wait a minute, lower "
                         f"RAG_TOP_K, or switch provider")
     if "Timeout" in name:
         return RAGError(f"{model}: no answer within RAG_REQUEST_TIMEOUT after retries; raise it "

@@ -28,8 +28,27 @@ import offline_verifier
 from citations import REFUSAL
 from cli import run_cli
 from config import RAGError
-from offline_model import OFFLINE_CHAT, Prompt, Response, embed, read_prompt, recall, response, task
+from offline_model import OFFLINE_CHAT, Prompt, Response, embed, read_prompt, response, task
 from textutils import STOPWORDS, anchors, clauses, is_title_case, numbers, spelled_out, split_sentences, terms
+
+
+# ------------------------------------------------------------------------ general knowledge
+
+# What an ungrounded model "knows": asked about one of these, it answers from memory.
+GENERAL_KNOWLEDGE = {
+    ("ceo", "apple"): "Tim Cook is the CEO of Apple.",
+    ("ceo", "microsoft"): "Satya Nadella is the CEO of Microsoft.",
+    ("capital", "france"): "The capital of France is Paris.",
+    ("wrote", "hamlet"): "William Shakespeare wrote Hamlet.",
+    ("largest", "planet"): "Jupiter is the largest planet in the solar system.",
+    ("boiling", "water"): "Water boils at 100 degrees Celsius at sea level.",
+}
+
+
+def recall(question: str) -> str | None:
+    words = set(re.findall(r"[a-z]+", question.lower()))
+    return next((fact for keys, fact in GENERAL_KNOWLEDGE.items() if set(keys) <= words), None)
+
 
 # Relevance = this share of key-term coverage + the rest of embedding similarity (the words
 # decide; the embedding breaks ties and helps a paraphrase).

@@ -13,8 +13,9 @@ THE PROTOCOL: what it reads from the messages (typographic quotes count as plain
    No: is the claim supported?") is verification; copying the context sentences needed for a
    question, else "Insufficient Information", is context relevance; anything else is answering.
 2. The context: every line that starts with a chunk id in brackets, `[c0] text` or
-   `[report:c3] text` (optionally `[c0]: text`); the lines under it up to a blank line belong
-   to it. It may stand in any message, inside `<context>` tags or not.
+   `[report:c3] text` (optionally `[c0]: text`); the lines under it belong to it, up to a blank
+   line, a label line (`Question:`, `Claim:`) or a tag line (`</context>`). It may stand in any
+   message, inside `<context>` tags or not.
 3. The question: the text after the last `Question:` (or `Q:`) label; without a label, the
    last line of the user message that is not context.
 4. The claim (verification): the text after a `Claim:` or `Statement:` label, up to the next
@@ -25,7 +26,7 @@ THE PROTOCOL: what it reads from the messages (typographic quotes count as plain
    clause negates it ("never say you don't know" gives no permission to refuse):
    * GROUNDED: the answer must come only from the context ("only from the context", "solely
      ... passages", "do not use outside knowledge"). Without it, or when the prompt invites
-     general or own knowledge, it answers from a few facts it knows (GENERAL_KNOWLEDGE) when
+     general or own knowledge, it answers from a few facts it knows (offline_answerer.GENERAL_KNOWLEDGE) when
      the question is about one of them, as an ungrounded real model would.
    * CITE: it writes `[id]` after each sentence only when asked to cite.
    * REFUSE: it says "I don't know: ..." only when allowed to ("say you don't know", "say
@@ -53,39 +54,58 @@ OFFLINE_CHAT = "offline/extractive"
 
 # A rule is negated when a negation stands right before it: "never say", "do not rely only on".
 _NEGATED = re.compile(r"\b(never|not|no|don't|dont|avoid|without)\b(?:\s+\w+)?\s*$", re.I)
-# Grounding: "only"/"solely" with the context in a clause about answering (not "cite only ids
-# that appear in the context", which is about citing).
-_GROUNDED = re.compile(r"^(?!.*\bcit(e|ing|ation)s?\b)(?!.*\bids?\b).*(\b(only|nothing but|nothing except)\b[^.;\n]{0,60}"
-                       r"\b(context|passages?|documents?|sources?|excerpts?|provided|given|chunks?)\b|"
-                       r"\b(solely|exclusively|strictly|purely)\b[^.;\n]{0,60}\b(context|passages?|documents?|provided|given)\b)",
-                       re.I)
-_NO_OUTSIDE = re.compile(r"\b(do not|don't|never|must not|should not|cannot|can't|may not)\s+(use|rely on|draw on|add|"
-                         r"bring in|include|answer from|consult)\b[^.;\n]{0,20}\b(outside|external|prior|general|own|"
-                         r"background|world|parametric|other)\s+(knowledge|information|facts|sources)\b", re.I)
-_OWN_KNOWLEDGE = re.compile(r"\b(use|using|draw on|rely on|add|include|supplement|with|from)\b[^.;\n]{0,30}"
-                            r"\b(own|general|outside|external|background|prior|world) knowledge\b", re.I)
-_CITES = re.compile(r"\bcit(e|es|ing|ation|ations)\b|\b(chunk|passage|source) ids?\b|"
-                    r"\bids?\b[^.;\n]{0,60}\b(square )?brackets\b|\bbrackets\b[^.;\n]{0,40}\bids?\b", re.I)
-_REFUSES = re.compile(r"\b(say|reply|answer|respond|write|state|admit)\b[^.;\n]{0,40}\b(i|you|we) (do not|don't) know\b|"
-                      r"\b(say|state|reply|answer)\b[^.;\n]{0,30}\b(context|passages?|documents?)\b[^.;\n]{0,20}"
-                      r"\b(does|do) not (contain|include|say|state|mention)\b|\brefus(e|al)\b|\bdecline to answer\b", re.I)
-_UNTRUSTED = re.compile(r"\buntrusted\b|\bnot (as )?(an? )?(instructions?|commands?)\b|"
-                        r"\b(never|do not|don't)\s+(follow|obey|execute|act on)\b[^.;\n]{0,30}\b(instructions?|"
-                        r"commands?|directives?|orders?)\b|"
-                        r"\b(treat|read|consider)\b[^.;\n]{0,40}\bas (plain |untrusted |mere )?(data|text|content|information)\b|"
-                        r"\b(ignore|disregard|do not (follow|obey|execute)|don't (follow|obey|execute|act on)|never (follow|obey))"
-                        r"\b[^.;\n]{0,30}\b(instructions?|commands?|directives?|requests?)\b[^.;\n]{0,40}"
-                        r"\b(in|inside|within|from|found in|contained in)\b[^.;\n]{0,20}\b(context|passages?|documents?|sources?|text|excerpts?)\b",
-                        re.I)
+_SOURCE = r"(context|passages?|documents?|sources?|excerpts?|provided|given|chunks?|retrieved|(the|this|that) text)"
+_NEAR = r"[^.;\n]{0,60}"  # within one clause
+
+
+def _any(*phrases: str) -> re.Pattern:
+    return re.compile("|".join(phrases), re.I)
+
+
+# Grounding: "only"/"solely" with the context, in a clause that is not about citing ("cite only
+# ids that appear in the context" is about citing).
+_GROUNDED = _any(rf"\b(only|nothing but|nothing except)\b{_NEAR}\b{_SOURCE}\b",
+                 rf"\b(solely|exclusively|strictly|purely|sole)\b{_NEAR}\b{_SOURCE}\b",
+                 rf"\b{_SOURCE}\b{_NEAR}\b(and|but) nothing else\b",
+                 rf"\b(restrict|limit|confine)\b{_NEAR}\b{_SOURCE}\b")
+_ABOUT_CITING = _any(r"\bcit(e|ing|ation)s?\b", r"\bids?\b")
+_NO_OUTSIDE = _any(
+    r"\b(do not|don't|never|must not|should not|cannot|can't|may not)\s+(use|rely on|draw on|add|bring in|include|"
+    r"answer from|consult)\b[^.;\n]{0,20}\b(outside|external|prior|general|own|background|world|parametric|other)"
+    r"\s+(knowledge|information|facts|sources)\b",
+    rf"\b(do not|don't|never)\s+use\b[^.;\n]{{0,20}}\b(knowledge|information|facts)\s+(beyond|outside|other than)\b")
+_OWN_KNOWLEDGE = _any(r"\b(use|using|draw on|rely on|add|include|supplement|with|from)\b[^.;\n]{0,30}"
+                      r"\b(own|general|outside|external|background|prior|world) knowledge\b")
+_EXAMPLE_ID = r"\[(?:[\w.-]+:)?c\d+\]"
+_CITES = _any(r"\bcit(e|es|ing|ation|ations)\b", r"\b(chunk|passage|source) ids?\b",
+              r"\bids?\b[^.;\n]{0,60}\b(square )?brackets\b", r"\bbrackets\b[^.;\n]{0,40}\bids?\b",
+              rf"\bids?\b[^.;\n]{{0,80}}{_EXAMPLE_ID}", rf"{_EXAMPLE_ID}[^.;\n]{{0,30}}\bids?\b")
+_REFUSES = _any(r"\b(say|reply|answer|respond|write|state|admit)\b[^.;\n]{0,40}\b(i|you|we) (do not|don't) know\b",
+                r"\b(say|state|reply|answer)\b[^.;\n]{0,30}\b(context|passages?|documents?)\b[^.;\n]{0,20}"
+                r"\b(does|do) not (contain|include|say|state|mention)\b",
+                r"\b(say|reply|answer|respond|state)\b[^.;\n]{0,20}\b(you|i) (cannot|can't|can not) (answer|tell|say)\b",
+                r"\bif\b[^.;\n]{0,60}(\bnot\b|n't\b|\bno\b|\bmissing\b|\babsent\b|\blacks?\b)[^.;\n]{0,40}\bsay so\b",
+                r"\brefus(e|al)\b", r"\bdecline to answer\b")
+_ORDERS = r"(instructions?|commands?|directives?|directions?|orders?|requests?)"
+_UNTRUSTED = _any(r"\buntrusted\b", rf"\b(not|never) (as )?(an? )?{_ORDERS}\b",
+                  rf"\b(never|do not|don't)\s+(follow|obey|execute|act on)\b[^.;\n]{{0,30}}\b{_ORDERS}\b",
+                  r"\b(treat|read|consider)\b[^.;\n]{0,40}\bas (plain |untrusted |mere )?(data|text|content|information)\b",
+                  rf"\b(malicious|hostile|injected|adversarial)\b[^.;\n]{{0,30}}\b({_ORDERS}|prompts?)\b",
+                  rf"\b(ignore|disregard)\b[^.;\n]{{0,30}}\b{_ORDERS}\b[^.;\n]{{0,40}}\b(in|inside|within|from|found in|"
+                  rf"contained in)\b[^.;\n]{{0,20}}\b{_SOURCE}\b")
 
 
 def _clauses(system: str) -> list[str]:
+    system = re.sub(r"\b(e\.g|i\.e)\.", lambda m: m.group(1).replace(".", ""), system, flags=re.I)
     return [c for c in re.split(r"[.;!?\n]+|,\s+(?=but\b|and\b|or\b)", system) if c.strip()]
 
 
-def _states(rule: re.Pattern, system: str, negatable: bool = True) -> bool:
-    """Does some clause state the rule, with no negation before it in that clause?"""
+def _states(rule: re.Pattern, system: str, negatable: bool = True, unless: re.Pattern | None = None) -> bool:
+    """Does some clause state the rule, with no negation right before it (and, with `unless`,
+    not a clause about something else)?"""
     for clause in _clauses(system):
+        if unless and unless.search(clause):
+            continue
         for match in rule.finditer(clause):
             if not (negatable and _NEGATED.search(clause[:match.start()])):
                 return True
@@ -113,33 +133,35 @@ _LABEL = re.compile(r"(?:^|\n|(?<=[.?!:]) )[ \t]*\**(question|q|claim|statement|
 _TAG = re.compile(r"</?\s*[a-z_]+\s*>", re.I)
 
 
-def parse_context(text: str) -> list[tuple[str, str]]:
-    """The `[id] text` entries of a prompt, in order; an entry runs on until a blank line."""
-    entries: list[list] = []
-    open_entry = False
+def _entries(text: str) -> list[tuple[str, str | None]]:
+    """Each line with the id of the context entry it belongs to (None outside the context): an
+    `[id]` line opens an entry, which runs on until a blank line, a label or a tag line."""
+    lines, current = [], None
     for line in text.splitlines():
         match = _CONTEXT_LINE.match(line)
         if match:
+            current = match.group(1)
+        elif not line.strip() or _LABEL.match("\n" + line) or _TAG.fullmatch(line.strip()):
+            current = None
+        lines.append((line, current))
+    return lines
+
+
+def parse_context(text: str) -> list[tuple[str, str]]:
+    """The `[id] text` entries of a prompt, in order."""
+    entries: list[list[str]] = []
+    for line, cid in _entries(text):
+        match = _CONTEXT_LINE.match(line)
+        if match:
             entries.append([match.group(1), match.group(2).strip()])
-            open_entry = True
-        elif open_entry and line.strip() and not _LABEL.match("\n" + line) and not _TAG.fullmatch(line.strip()):
+        elif cid is not None:
             entries[-1][1] += " " + line.strip()
-        else:
-            open_entry = False
     return [(cid, _TAG.sub(" ", text).strip()) for cid, text in entries]
 
 
 def _without_context(text: str) -> str:
     """The text with its context entries and tags taken out."""
-    kept, in_entry = [], False
-    for line in text.splitlines():
-        if _CONTEXT_LINE.match(line):
-            in_entry = True
-        elif not line.strip():
-            in_entry = False
-        if not in_entry:
-            kept.append(_TAG.sub(" ", line))
-    return "\n".join(kept)
+    return "\n".join(_TAG.sub(" ", line) for line, cid in _entries(text) if cid is None)
 
 
 def labelled(text: str, names: tuple[str, ...], paragraph: bool = True) -> str | None:
@@ -172,6 +194,9 @@ def read_claim(prompt: Prompt) -> tuple[str, str]:
 
     outside = _without_context(prompt.user)
     claim = labelled(outside, ("claim", "statement"))
+    loose = re.search(r"\b(?:claim|statement)\b[^:\n]{0,30}:[ \t]*(.+?)(?:\n\s*\n|$)", outside, re.I | re.S)
+    if claim is None and loose:  # "Here is the claim: ...", "The statement to check: ..."
+        claim = loose.group(1)
     if claim is None:
         rest = re.sub(r"(?is)\bcontext\s*:.*?(?=\n\s*\n|$)", " ", outside)
         claim = " ".join(s for s in split_sentences(rest) if not _INSTRUCTION.search(s.strip()))
@@ -189,7 +214,7 @@ def read_prompt(messages: list[dict]) -> Prompt:
 
     system = "\n".join(text_of(m) for m in messages if m.get("role") == "system")
     user = "\n".join(text_of(m) for m in messages if m.get("role") != "system")
-    grounded = (_states(_GROUNDED, system) or _states(_NO_OUTSIDE, system, negatable=False)) \
+    grounded = (_states(_GROUNDED, system, unless=_ABOUT_CITING) or _states(_NO_OUTSIDE, system, negatable=False)) \
         and not _states(_OWN_KNOWLEDGE, system)
     return Prompt(system, user, parse_context(system + "\n\n" + user), parse_question(user), grounded,
                   _states(_CITES, system), _states(_REFUSES, system), _states(_UNTRUSTED, system))
@@ -203,24 +228,6 @@ def task(system: str) -> str:
             re.search(r"\b(claim|statement|supported|support)", lowered):
         return "verify"
     return "answer"
-
-
-# ------------------------------------------------------------------------ general knowledge
-
-# What an ungrounded model "knows": asked about one of these, it answers from memory.
-GENERAL_KNOWLEDGE = {
-    ("ceo", "apple"): "Tim Cook is the CEO of Apple.",
-    ("ceo", "microsoft"): "Satya Nadella is the CEO of Microsoft.",
-    ("capital", "france"): "The capital of France is Paris.",
-    ("wrote", "hamlet"): "William Shakespeare wrote Hamlet.",
-    ("largest", "planet"): "Jupiter is the largest planet in the solar system.",
-    ("boiling", "water"): "Water boils at 100 degrees Celsius at sea level.",
-}
-
-
-def recall(question: str) -> str | None:
-    words = set(re.findall(r"[a-z]+", question.lower()))
-    return next((fact for keys, fact in GENERAL_KNOWLEDGE.items() if set(keys) <= words), None)
 
 
 # ------------------------------------------------------------------------ the response
