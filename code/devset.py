@@ -1,11 +1,12 @@
-"""Measuring on the development set: six real documents nobody tuned on, halves side by side,
-and the verifier on labelled claims.  [provided]
+"""Measuring on the development set: nine real documents nobody tuned on, a row per document
+and split, and the verifier on labelled claims.  [provided]
 
 data/devset/ holds the question files (each question in the "tune" or the "heldout" half,
-fixed before any tuning) and claims.jsonl (context, claim, supported); the PDFs are fetched by
+fixed before any tuning, or in "fresh": documents added later, written blind, never tuned on)
+and claims.jsonl / fresh_claims.jsonl (context, claim, supported); the PDFs are fetched by
 `python tools/fetch_devset.py` (data/devset/README.md: packages, versions, licences).
 
-Run alone:  python code/evaluate.py --devset    (tune and held-out halves, per document)
+Run alone:  python code/evaluate.py --devset    (tune, held-out and fresh splits, per document)
             python code/evaluate.py --claims    (the verifier's balanced accuracy)
 """
 
@@ -23,16 +24,18 @@ DEVSET_ROWS = [("hit_at_k", "Hit@{k}"), ("mrr_at_k", "MRR@{k}"), ("answer_rate",
                ("answer_sentences", "sentences")]
 # The claims' fixed tune/held-out split: per edit type, shuffled with this seed, first half tune.
 CLAIMS_SEED = "claims-20240611"
+SPLITS = ("tune", "heldout", "fresh")
 
 
 def run(cfg: Config, progress: bool = False) -> dict:
-    """Every dev-set document evaluated once: {"summary": {document or "overall": {"tune"|"heldout":
-    summary}}, "results": [each question's result, with its "document" and "split"]}."""
+    """Every dev-set document evaluated once: {"summary": {document or "overall": {split: summary}}},
+    "results": [each question's result, with its "document" and "split"]}; a split appears where
+    the document has questions in it."""
     files = sorted(DEVSET.glob("*.questions.jsonl"))
     pdfs = [DEVSET / "pdfs" / f.name.replace(".questions.jsonl", ".pdf") for f in files]
     if not files or not all(p.is_file() for p in pdfs):
         raise RAGError(f"the dev set PDFs are missing from {DEVSET / 'pdfs'}: run python tools/fetch_devset.py")
-    table, pooled, everything = {}, {"tune": [], "heldout": []}, []
+    table, pooled, everything = {}, {split: [] for split in SPLITS}, []
     for path, pdf in zip(files, pdfs):
         questions = load_questions(path)
         results = evaluate(questions, [pdf], cfg, progress=progress)["results"]
@@ -40,20 +43,21 @@ def run(cfg: Config, progress: bool = False) -> dict:
         for split in pooled:
             mine = [r for r, q in zip(results, questions) if q.get("split") == split]
             pooled[split] += mine
-            table.setdefault(pdf.stem, {})[split] = summarize(mine, cfg)
-    table["overall"] = {split: summarize(results, cfg) for split, results in pooled.items()}
+            if mine:
+                table.setdefault(pdf.stem, {})[split] = summarize(mine, cfg)
+    table["overall"] = {split: summarize(results, cfg) for split, results in pooled.items() if results}
     return {"summary": table, "results": everything}
 
 
 def print_devset(report: dict) -> None:
     table = report["summary"]
-    k = table["overall"]["tune"]["k"]
-    print(f"{'document':<16} {'n tune/held':>11}" + "".join(f" {label.format(k=k):>15}" for _, label in DEVSET_ROWS))
-    print(f"{'':<28}" + f" {'tune':>6} / {'held':<6}" * len(DEVSET_ROWS))
+    splits = list(table["overall"])
+    k = table["overall"][splits[0]]["k"]
+    print(f"{'document':<16} {'split':<8} {'n':>4}" + "".join(f" {label.format(k=k):>15}" for _, label in DEVSET_ROWS))
     for name, halves in table.items():
-        t, h = halves["tune"], halves["heldout"]
-        print(f"{name:<16} {t['questions']:>5}/{h['questions']:<5}"
-              + "".join(f" {fmt(t[key]):>6} / {fmt(h[key]):<6}" for key, _ in DEVSET_ROWS))
+        for split, summary in halves.items():
+            print(f"{name:<16} {split:<8} {summary['questions']:>4}"
+                  + "".join(f" {fmt(summary[key]):>15}" for key, _ in DEVSET_ROWS))
 
 
 def claims_benchmark(cfg: Config) -> dict:
@@ -63,16 +67,18 @@ def claims_benchmark(cfg: Config) -> dict:
     from chunker import Chunk
     from faithfulness import check_faithfulness
 
-    items = [json.loads(line) for line in (DEVSET / "claims.jsonl").read_text(encoding="utf-8").splitlines() if line.strip()]
+    items = _jsonl(DEVSET / "claims.jsonl")
     for edit in sorted({i["edit"] for i in items}):
         group = [i for i in items if i["edit"] == edit]
         random.Random(CLAIMS_SEED).shuffle(group)
         for n, item in enumerate(group):
             item["split"] = "tune" if n < (len(group) + 1) // 2 else "heldout"
+    fresh = DEVSET / "fresh_claims.jsonl"
+    items += [{**item, "split": "fresh"} for item in (_jsonl(fresh) if fresh.is_file() else [])]
     for item in items:
         item["verdict"] = check_faithfulness("", [Chunk("c0", item["context"])], [item["claim"]], cfg).verdicts[0]
     out = {}
-    for split in ("tune", "heldout", "all"):
+    for split in [s for s in SPLITS if any(i["split"] == s for i in items)] + ["all"]:
         mine = [i for i in items if split in ("all", i["split"])]
         right = {e: statistics.fmean(i["verdict"] == i["supported"] for i in mine if i["edit"] == e)
                  for e in sorted({i["edit"] for i in mine})}
@@ -80,3 +86,7 @@ def claims_benchmark(cfg: Config) -> dict:
         out[split] = {"claims": len(mine), "balanced_accuracy": round(statistics.fmean(classes), 4),
                       **{e: round(v, 4) for e, v in right.items()}}
     return {"summary": out, "results": items}
+
+
+def _jsonl(path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]

@@ -20,7 +20,7 @@ Run alone:  python code/evaluate.py                 (the sample report and its 3
             python code/evaluate.py --pdf report.pdf --questions qs.jsonl --top-k 5 --json out.json
             python code/evaluate.py --chunker sentence --retrieval bm25
             python code/evaluate.py --sweep --html eval.html   (modes and chunk sizes too, as a page)
-            python code/evaluate.py --devset    (data/devset: tune and held-out halves side by side)
+            python code/evaluate.py --devset    (data/devset: tune, held-out and fresh splits)
             python code/evaluate.py --claims    (the verifier on data/devset/claims.jsonl)
             python code/evaluate.py --dialogues data/dialogues.json   (conversations, turn by turn)
 """
