@@ -88,7 +88,8 @@ _REFUSES = _any(r"\b(say|reply|answer|respond|write|state|admit)\b[^.;\n]{0,40}\
                 r"\brefus(e|al)\b", r"\bdecline to answer\b")
 _ORDERS = r"(instructions?|commands?|directives?|directions?|orders?|requests?)"
 _UNTRUSTED = _any(r"\buntrusted\b", rf"\b(not|never) (as )?(an? )?{_ORDERS}\b",
-                  rf"\b(never|do not|don't)\s+(follow|obey|execute|act on)\b[^.;\n]{{0,30}}\b{_ORDERS}\b",
+                  rf"\b(never|do not|don't)\s+(follow|obey|execute|act on|carry out|comply with|perform)\b[^.;\n]{{0,30}}"
+                  rf"\b{_ORDERS}\b",
                   r"\b(treat|read|consider)\b[^.;\n]{0,40}\bas (plain |untrusted |mere )?(data|text|content|information)\b",
                   rf"\b(malicious|hostile|injected|adversarial)\b[^.;\n]{{0,30}}\b({_ORDERS}|prompts?)\b",
                   rf"\b(ignore|disregard)\b[^.;\n]{{0,30}}\b{_ORDERS}\b[^.;\n]{{0,40}}\b(in|inside|within|from|found in|"
@@ -106,9 +107,13 @@ def _states(rule: re.Pattern, system: str, negatable: bool = True, unless: re.Pa
     for clause in _clauses(system):
         if unless and unless.search(clause):
             continue
-        for match in rule.finditer(clause):
+        # Every start is tried, not only non-overlapping matches: in "if the passages don't
+        # answer, say you don't know" the negated "answer ..." must not hide "say you don't know".
+        start = 0
+        while match := rule.search(clause, start):
             if not (negatable and _NEGATED.search(clause[:match.start()])):
                 return True
+            start = match.start() + 1
     return False
 
 
