@@ -9,7 +9,9 @@ problem.
 
 Offline, the verifier is the stand-in of offline_model.py. It finds the claim after a `Claim:`
 label (or, without one, in the user message's text outside the context) and the context in the
-`[id] text` lines (or after `Context:`), in any order: see rule 4 of its protocol.
+`[id] text` lines (or after `Context:`), in any order: see rule 4 of its protocol. Like a real
+judge it reads everything it is shown (put the answer in the message and it counts as evidence),
+and it answers the question it is asked ("Is the claim a hallucination?" turns Yes into No).
 
 Run alone:  python code/faithfulness.py    (score examples, then one offline verification)
 """

@@ -1,7 +1,7 @@
 """The one door to models: the offline stand-in or LiteLLM.  [provided]
 
 `completion(messages, cfg=cfg)` and `embedding(texts, cfg=cfg)` send `offline/...` models to
-the offline stand-in (offline_model.py) and every other model to LiteLLM, which is imported
+the offline stand-in (offline_answerer.py, offline_embeddings.py) and every other model to LiteLLM, which is imported
 only when a real model is called (the import costs seconds). Whatever answers, the response
 has LiteLLM's shape: `response.choices[0].message.content` (or `response["choices"][0]...`).
 
@@ -134,9 +134,9 @@ def embedding(texts: list[str], *, model: str | None = None, cfg: Config | None 
     cfg = cfg or get_config()
     model = model or cfg.embedding_model
     if is_offline(model):
-        import offline_model
+        import offline_embeddings
 
-        return offline_model.embed(texts, model=model)
+        return offline_embeddings.embed(texts, model=model)
     response = _call(load_litellm().embedding, model, cfg, input=texts)
     return [item["embedding"] for item in response.data]
 

@@ -28,7 +28,8 @@ import offline_verifier
 from citations import REFUSAL
 from cli import run_cli
 from config import RAGError
-from offline_model import OFFLINE_CHAT, Prompt, Response, embed, read_prompt, response, task
+from offline_embeddings import embed
+from offline_model import OFFLINE_CHAT, Prompt, Response, read_prompt, response, task
 from textutils import STOPWORDS, anchors, clauses, is_title_case, numbers, spelled_out, split_sentences, terms
 
 

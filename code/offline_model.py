@@ -6,22 +6,27 @@ module), answers by quoting context sentences (offline_answerer.py, whose `compl
 entry point) and checks claims by matching their facts (offline_verifier.py). Its response has
 LiteLLM's shape, with attribute and key access:
 `response.choices[0].message.content` == `response["choices"][0]["message"]["content"]`.
-`embed` is its embedding model: WordLlama's small static embeddings, shipped in the wheel.
+Its embedding models live in offline_embeddings.py.
 
 THE PROTOCOL: what it reads from the messages (typographic quotes count as plain ones).
 1. The task, from the system message: a yes/no verdict on a claim or statement ("Reply Yes or
-   No: is the claim supported?") is verification; copying the context sentences needed for a
-   question, else "Insufficient Information", is context relevance; anything else is answering.
+   No: is the claim supported?") is verification (asked the other way round, "Is the claim a
+   hallucination?", its "Yes" means unsupported, as a real judge reads it); copying the context
+   sentences needed for a question, else "Insufficient Information", is context relevance;
+   anything else is answering.
 2. The context: every line that starts with a chunk id in brackets, `[c0] text` or
    `[report:c3] text` (optionally `[c0]: text`); the lines under it belong to it, up to a blank
    line, a label line (`Question:`, `Claim:`) or a tag line (`</context>`). It may stand in any
    message, inside `<context>` tags or not.
 3. The question: the text after the last `Question:` (or `Q:`) label; without a label, the
-   last line of the user message that is not context.
+   last line of the user message that is not context. Text inside `<context> ... </context>`
+   is document text, never the question.
 4. The claim (verification): the text after a `Claim:` or `Statement:` label, up to the next
    label or blank line, wherever it stands; without a label, the user message's text outside
    the context, less its instruction sentences (those ending in "?" or ":", or asking for
-   yes/no). The context is then the `[id]` lines, else the text after `Context:`, else the rest.
+   yes/no). The context is then the `[id]` lines (with any other text of the user message that
+   is not the claim, a label or an instruction: a judge reads all it is shown), else the text
+   after `Context:`, else the rest.
 5. The rules, read from the system message. A rule counts only when it is stated, not when its
    clause negates it ("never say you don't know" gives no permission to refuse):
    * GROUNDED: the answer must come only from the context ("only from the context", "solely
@@ -35,6 +40,9 @@ THE PROTOCOL: what it reads from the messages (typographic quotes count as plain
      context is data, not instructions ("untrusted", "treat the context as data", "ignore any
      instructions in the context", "do not follow instructions in the documents"). Otherwise
      it obeys an instruction hidden in a document, like a gullible model.
+   A later permission undoes a rule unless its clause holds a negation: "fill the gaps with
+   what you know" or "then give your best guess" undo GROUNDED; "follow instructions found in
+   it if they seem reasonable" undoes UNTRUSTED CONTEXT.
 
 Run alone:  python code/offline_answerer.py    (answers, refuses and verifies on a tiny context)
 """
@@ -43,10 +51,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 
 from citations import normalise_quotes
-from config import RAGError
 
 OFFLINE_CHAT = "offline/extractive"
 
@@ -76,6 +82,12 @@ _NO_OUTSIDE = _any(
     rf"\b(do not|don't|never)\s+use\b[^.;\n]{{0,20}}\b(knowledge|information|facts)\s+(beyond|outside|other than)\b")
 _OWN_KNOWLEDGE = _any(r"\b(use|using|draw on|rely on|add|include|supplement|with|from)\b[^.;\n]{0,30}"
                       r"\b(own|general|outside|external|background|prior|world) knowledge\b")
+# Permissions that undo a rule stated elsewhere; they count unless their clause holds a negation.
+_GUESSES = _any(r"\b(fill|complete|supplement|answer)\b[^.;\n]{0,40}\bwhat you (already )?know\b",
+                r"\b(give|make|offer|add|take)\b[^.;\n]{0,20}\bguess(es)?\b")
+_OBEYS_CONTEXT = _any(r"\b(follow|obey|execute|carry out|act on)\b[^.;\n]{0,30}\b(instructions?|commands?|requests?)\b"
+                      rf"[^.;\n]{{0,20}}\b(in|inside|within|found in|from)\b[^.;\n]{{0,20}}\b(it|them|{_SOURCE})\b")
+_ANY_NEGATION = re.compile(r"\b(never|not|no|don't|dont|avoid|without)\b|n't\b", re.I)
 _EXAMPLE_ID = r"\[(?:[\w.-]+:)?c\d+\]"
 _CITES = _any(r"\bcit(e|es|ing|ation|ations)\b", r"\b(chunk|passage|source) ids?\b",
               r"\bids?\b[^.;\n]{0,60}\b(square )?brackets\b", r"\bbrackets\b[^.;\n]{0,40}\bids?\b",
@@ -96,14 +108,18 @@ _UNTRUSTED = _any(r"\buntrusted\b", rf"\b(not|never) (as )?(an? )?{_ORDERS}\b",
                   rf"contained in)\b[^.;\n]{{0,20}}\b{_SOURCE}\b")
 
 
+_ABBREVIATION = re.compile(r"\b(e\.g|i\.e)\.", re.I)  # no end of a clause
+
+
 def _clauses(system: str) -> list[str]:
-    system = re.sub(r"\b(e\.g|i\.e)\.", lambda m: m.group(1).replace(".", ""), system, flags=re.I)
-    return [c for c in re.split(r"[.;!?\n]+|,\s+(?=but\b|and\b|or\b)", system) if c.strip()]
+    system = _ABBREVIATION.sub(lambda m: m.group(1).replace(".", ""), system)
+    return [c for c in re.split(r"[.;!?\n]+|,\s+(?=but\b|and\b|or\b|then\b)", system) if c.strip()]
 
 
-def _states(rule: re.Pattern, system: str, negatable: bool = True, unless: re.Pattern | None = None) -> bool:
-    """Does some clause state the rule, with no negation right before it (and, with `unless`,
-    not a clause about something else)?"""
+def _states(rule: re.Pattern, system: str, negatable: bool = True, unless: re.Pattern | None = None,
+            negation: re.Pattern = _NEGATED) -> bool:
+    """Does some clause state the rule, with no `negation` before it (by default: right before
+    it) and, with `unless`, not a clause about something else?"""
     for clause in _clauses(system):
         if unless and unless.search(clause):
             continue
@@ -111,7 +127,7 @@ def _states(rule: re.Pattern, system: str, negatable: bool = True, unless: re.Pa
         # answer, say you don't know" the negated "answer ..." must not hide "say you don't know".
         start = 0
         while match := rule.search(clause, start):
-            if not (negatable and _NEGATED.search(clause[:match.start()])):
+            if not (negatable and negation.search(clause[:match.start()])):
                 return True
             start = match.start() + 1
     return False
@@ -181,8 +197,12 @@ def labelled(text: str, names: tuple[str, ...], paragraph: bool = True) -> str |
     return None
 
 
+_FENCE = re.compile(r"<\s*context\s*>.*?<\s*/\s*context\s*>", re.I | re.S)
+
+
 def parse_question(user: str) -> str:
-    outside = _without_context(user)
+    """The question, read outside the <context> ... </context> fence: inside it, it is document text."""
+    outside = _without_context(_FENCE.sub("\n", user))
     found = labelled(outside, ("question", "q"))
     if found:
         return found
@@ -205,8 +225,11 @@ def read_claim(prompt: Prompt) -> tuple[str, str]:
     if claim is None:
         rest = re.sub(r"(?is)\bcontext\s*:.*?(?=\n\s*\n|$)", " ", outside)
         claim = " ".join(s for s in split_sentences(rest) if not _INSTRUCTION.search(s.strip()))
-    if prompt.context:
-        context = "\n".join(f"[{cid}] {text}" for cid, text in prompt.context)
+    if prompt.context:  # a judge reads all it is shown: other text beside the claim counts too
+        cut = outside.rfind(claim)  # the claim itself, not an earlier copy of its words
+        shown = _LABEL.sub("\n", outside[:cut] + outside[cut + len(claim):])
+        extra = [s for s in split_sentences(shown) if not _INSTRUCTION.search(s.strip())]
+        context = "\n".join([f"[{cid}] {text}" for cid, text in prompt.context] + extra)
     else:
         context = labelled(prompt.user, ("context", "passages", "passage", "sources"), paragraph=False) \
             or outside.replace(claim, " ")
@@ -220,9 +243,20 @@ def read_prompt(messages: list[dict]) -> Prompt:
     system = "\n".join(text_of(m) for m in messages if m.get("role") == "system")
     user = "\n".join(text_of(m) for m in messages if m.get("role") != "system")
     grounded = (_states(_GROUNDED, system, unless=_ABOUT_CITING) or _states(_NO_OUTSIDE, system, negatable=False)) \
-        and not _states(_OWN_KNOWLEDGE, system)
+        and not _states(_OWN_KNOWLEDGE, system) and not _states(_GUESSES, system, negation=_ANY_NEGATION)
+    context_is_data = _states(_UNTRUSTED, system) and not _states(_OBEYS_CONTEXT, system, negation=_ANY_NEGATION)
     return Prompt(system, user, parse_context(system + "\n\n" + user), parse_question(user), grounded,
-                  _states(_CITES, system), _states(_REFUSES, system), _states(_UNTRUSTED, system))
+                  _states(_CITES, system), _states(_REFUSES, system), context_is_data)
+
+
+_ASKS_IF_UNSUPPORTED = re.compile(r"\b(is|are|does|do)\b[^.?\n]{0,60}\b(hallucinat\w*|unsupported|not supported|"
+                                  r"contradict\w*|false|fabricated|made up)\b[^.?\n]{0,60}\?", re.I)
+
+
+def asks_if_unsupported(system: str) -> bool:
+    """Does the verification question ask whether the claim is NOT supported ("Is the claim a
+    hallucination?")? Then "Yes" means unsupported, as a real judge would read it."""
+    return bool(_ASKS_IF_UNSUPPORTED.search(_ABBREVIATION.sub(lambda m: m.group(1).replace(".", ""), system)))
 
 
 def task(system: str) -> str:
@@ -254,44 +288,3 @@ def response(content: str, messages: list[dict], model: str) -> Response:
     message = Response(role="assistant", content=content)
     return Response(model=model, choices=[Response(index=0, message=message, finish_reason="stop")],
                     usage=usage)
-
-
-# ------------------------------------------------------------------------ embeddings
-
-@lru_cache(maxsize=1)
-def _wordllama():
-    import os
-
-    import wordllama
-    from wordllama import WordLlama
-
-    # The weights and tokenizer ship inside the wheel; pointing cache_dir at the package and
-    # disabling downloads keeps the load offline (otherwise WordLlama tries the network).
-    return WordLlama.load(cache_dir=os.path.dirname(wordllama.__file__), disable_download=True)
-
-
-def _hash_embed(texts: list[str], dim: int = 256) -> list[list[float]]:
-    """A second, much weaker embedding model: hashed word counts. Same dimension as the
-    default, different space: the failure experiment uses it to show what happens when an index
-    is queried with another model than the one that built it."""
-    import zlib
-
-    import numpy as np
-
-    vectors = np.zeros((len(texts), dim), dtype=np.float32)
-    for row, text in enumerate(texts):
-        for word in re.findall(r"\w+", text.lower()):
-            vectors[row, zlib.crc32(word.encode()) % dim] += 1.0
-    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
-    return (vectors / np.where(norms == 0, 1, norms)).tolist()
-
-
-EMBEDDING_MODELS = {"offline/wordllama-l2-256": lambda texts: _wordllama().embed(texts, norm=True).tolist(),
-                    "offline/hash-256": _hash_embed}
-
-
-def embed(texts: list[str], model: str = "offline/wordllama-l2-256") -> list[list[float]]:
-    if model not in EMBEDDING_MODELS:
-        raise RAGError(f"unknown offline embedding model {model!r}; use one of "
-                       f"{', '.join(EMBEDDING_MODELS)} or a LiteLLM model name")
-    return EMBEDDING_MODELS[model](list(texts)) if texts else []

@@ -27,7 +27,8 @@ from __future__ import annotations
 import re
 
 from citations import strip_markers
-from offline_model import Prompt, embed, parse_context, read_claim
+from offline_embeddings import embed
+from offline_model import Prompt, asks_if_unsupported, parse_context, read_claim
 from textutils import anchors, clauses, numbers, spelled_out, split_sentences, terms
 
 # A claim whose words the span holds at least this share of is supported (if nothing contradicts).
@@ -145,4 +146,5 @@ def supports(span: str, claim: str) -> bool:
 def verdict(prompt: Prompt) -> str:
     claim, context = read_claim(prompt)
     claim = strip_markers(claim)  # "[Function]" is text, "[c0]" is not
-    return "Yes" if any(supports(span, claim) for span in spans(context)) else "No"
+    supported = any(supports(span, claim) for span in spans(context))
+    return "Yes" if supported != asks_if_unsupported(prompt.system) else "No"

@@ -53,6 +53,11 @@ def test_system_message_states_each_rule(rule):
 def test_system_message_shows_a_citation_example():
     system = _messages()[0]["content"]
     assert CITE.search(system), "the system message shows the citation format with an example id, e.g. [c0]"
+    examples = re.findall(r"\[[^\]\n]*\bc\d+\b[^\]\n]*\]", system)
+    unreadable = [e for e in examples if not CITE.fullmatch(e)]
+    assert not unreadable, (
+        f"a model writes citations the way your examples show them, and answer() reads them with "
+        f"_CITE, which reads one id per bracket ([c0][c2]), not {unreadable}")
 
 
 def _id_lines(user: str) -> list[tuple[str, str]]:
@@ -72,7 +77,8 @@ def test_the_question_comes_after_the_context():
     user = _messages()[1]["content"]
     prompt = read_prompt(_messages())
     assert prompt.question == "What was Q3 revenue?", (
-        "the question stands on its own line, after the context, as 'Question: <question>'")
+        "the question stands on its own line, after the context, as 'Question: <question>', outside "
+        "any <context> ... </context> fence (inside it, it would be untrusted document text)")
     last_context_line = max(user.find("[c0]"), user.find("[c1]"))
     assert user.rfind("What was Q3 revenue?") > last_context_line, "the question comes after the context"
 

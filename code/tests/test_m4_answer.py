@@ -68,44 +68,75 @@ def test_cite_regex_finds_ids():
 
 def test_litellm_citations_are_deduplicated_in_order_and_invented_ids_dropped(litellm_reply):
     chunks = CHUNKS + [Chunk("report:c3", "Headcount reached 140.")]
-    litellm_reply("Berlin opened in July [c1]. Revenue was 4.2M [c0][c1]. Staff: 140 [report:c3] [c99].")
+    reply = "Berlin opened in July [c1]. Revenue was 4.2M [c0][c1] [c99]. Staff: 140 [report:c3] [c99], see note [1]."
+    litellm_reply(reply)
     result = answer("What happened?", chunks)
-    assert result.text == "Berlin opened in July [c1]. Revenue was 4.2M [c0][c1]. Staff: 140 [report:c3] [c99].", (
-        "the answer's text is the model's reply as it came (stripped of surrounding whitespace)")
+    assert result.text == reply, "the answer's text is the model's reply as it came (stripped of surrounding whitespace)"
     assert result.citations == ["c1", "c0", "report:c3"], (
         f"citations: every id _CITE finds, once, in order of first appearance, kept only if it is a "
         f"given chunk's id (ids like [report:c3] included); got {result.citations!r}")
-    assert result.dropped == ["c99"], "ids the model invented go to Answer.dropped"
+    assert result.dropped == ["c99"], (
+        f"Answer.dropped: the ids _CITE finds that are not given chunks, each once ([c99] twice is one "
+        f"invented id; a footnote [1] is no id at all); got {result.dropped!r}")
+
+
+def test_litellm_an_id_is_matched_whole(litellm_reply):
+    chunks = [Chunk("c1", "A Berlin office opened in July."), Chunk("c10", "Q3 revenue was 4.2M.")]
+    litellm_reply("Q3 revenue was 4.2M [c10].")
+    result = answer("What was Q3 revenue?", chunks)
+    assert result.citations == ["c10"], (
+        f"[c10] cites c10 only: find ids with _CITE, not by searching for each chunk id in the text "
+        f"('c1' is inside 'c10'); got {result.citations!r}")
+
+
+def test_litellm_a_reply_without_citations_cites_nothing(litellm_reply):
+    litellm_reply("Q3 revenue was 4.2M.")
+    result = answer("What was Q3 revenue?", CHUNKS)
+    assert result.citations == [] and not result.refused, (
+        f"citations are the ids the model wrote; it wrote none, so citations == [] (an uncited answer "
+        f"must stay visible as uncited); got {result.citations!r}")
 
 
 @pytest.mark.parametrize("reply", ["I don't know; the context does not say [c1].",
-                                   "I don\u2019t know: the provided context does not contain the answer [c0]."])
-def test_litellm_refusal_has_no_citations(litellm_reply, reply):
-    litellm_reply(reply)
+                                   "I don\u2019t know: the provided context does not contain the answer [c0].",
+                                   "Unfortunately, I do not know [c0].",
+                                   "The context does not contain the answer [c1]."])
+def test_litellm_refusal_has_no_citations(litellm_reply, sent_temperatures, reply):
+    litellm_reply(reply, RAG_TEMPERATURE="0.35")
     result = answer("Who is the CEO of Apple?", CHUNKS)
     assert result.citations == [] and result.refused, (
-        f"a refusal cites nothing, whatever ids it mentions (use is_refusal); got {result.citations!r}")
+        f"a refusal cites nothing, whatever ids it mentions, however it is worded (use is_refusal, "
+        f"provided); got citations {result.citations!r}, refused {result.refused!r}")
+    assert result.text == reply and set(sent_temperatures) == {0.35}, (
+        f"a refusal is an answer: return it as it came, asked once at the configured temperature "
+        f"(0.35 here); the model was called at {sent_temperatures!r}")
 
 
-def test_the_configured_temperature_reaches_the_model(litellm_reply):
+@pytest.fixture
+def sent_temperatures():
+    """The temperature of every call that really reached LiteLLM, read by its own callback API."""
     import litellm
     from litellm.integrations.custom_logger import CustomLogger
 
     seen = []
 
-    class Spy(CustomLogger):  # LiteLLM's own callback API: what was really sent
+    class Spy(CustomLogger):
         def log_pre_api_call(self, model, messages, kwargs):
             seen.append((kwargs.get("optional_params") or {}).get("temperature"))
 
-    litellm_reply("Q3 revenue was 4.2M [c0].", RAG_TEMPERATURE="0.35")
     litellm.callbacks = [Spy()]
-    try:
-        answer("What was Q3 revenue?", CHUNKS)
-    finally:
-        litellm.callbacks = []
-    assert seen == [0.35], (
+    yield seen
+    litellm.callbacks = []
+
+
+@pytest.mark.parametrize("temperature", ["0.35", "0"])
+def test_the_configured_temperature_reaches_the_model(litellm_reply, sent_temperatures, temperature):
+    litellm_reply("Q3 revenue was 4.2M [c0].", RAG_TEMPERATURE=temperature)
+    answer("What was Q3 revenue?", CHUNKS)
+    assert sent_temperatures == [float(temperature)], (
         f"call the model through completion(..., cfg=cfg) at the configured temperature "
-        f"(RAG_TEMPERATURE=0.35 here); the model got {seen!r}. Don't hard-code it")
+        f"(RAG_TEMPERATURE={temperature} here; 0 is a temperature, not a missing one); the model got "
+        f"{sent_temperatures!r}. Don't hard-code it")
 
 
 def test_the_given_settings_choose_the_model(litellm_reply):

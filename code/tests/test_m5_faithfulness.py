@@ -44,12 +44,11 @@ def test_no_claims_is_vacuously_faithful():
 
 
 def test_given_claims_are_used_as_they_are_in_order():
-    report = check_faithfulness("ignored", [Chunk("c0", "A Berlin office opened in July.")],
-                                claims=["A Berlin office opened in July.", "A Paris office opened in May.",
-                                        "The Berlin office opened in July."])
-    assert report.claims == ["A Berlin office opened in July.", "A Paris office opened in May.",
-                             "The Berlin office opened in July."], "given claims are used as they are"
+    claims = ["A Berlin office opened in July.", "A Paris office opened in May.", "The Berlin office opened in July"]
+    report = check_faithfulness("ignored", [Chunk("c0", "A Berlin office opened in July.")], claims=list(claims))
+    assert report.claims == claims, f"given claims are used (and returned) as they are, unchanged; got {report.claims!r}"
     assert report.verdicts == [True, False, True], "one verdict per claim, in the order of the claims"
+    assert report.score == 0.6667, f"score = faithfulness_score(verdicts): 2 of 3 is 0.6667; got {report.score!r}"
 
 
 def test_an_empty_list_of_claims_is_used_as_it_is():
@@ -59,10 +58,11 @@ def test_an_empty_list_of_claims_is_used_as_it_is():
 
 
 def test_claims_come_from_split_claims():
-    text = "Sales in the U.S. rose 8%, e.g. in Texas [c1]. Margin was 21% [c0]."
+    text = "Sales in the U.S. rose 8%, e.g. in Texas [c1]. Margin was 21% [c0].\n\n[c0][c1]"
     report = check_faithfulness(text, [Chunk("c0", "Margin was 21%."), Chunk("c1", "Sales in the U.S. rose 8%, e.g. in Texas.")])
     assert report.claims == split_claims(text), (
-        "split the answer with split_claims (provided): it keeps 'U.S.' and 'e.g.' inside their sentence")
+        "split the answer with split_claims (provided): it keeps 'U.S.' and 'e.g.' inside their sentence, "
+        f"and a line of citation markers alone is no claim; got {report.claims!r}")
 
 
 def test_the_given_settings_choose_the_verifier(monkeypatch):
@@ -87,9 +87,35 @@ def test_a_provider_failure_is_an_error_not_a_verdict(monkeypatch):
 
 
 def test_claims_are_checked_against_every_chunk_not_only_the_first():
+    filler = " ".join(f"Item {n} of the appendix lists a supplier and its postcode." for n in range(40))
+    chunks = [Chunk("c0", "Q3 revenue was 4.2M. " + filler), Chunk("c1", "The Berlin office opened in July.")]
+    report = check_faithfulness("The Berlin office opened in July [c0].", chunks)
+    assert report.verdicts == [True], (
+        "the context is every chunk joined (context_block), whole: not only the first chunk, not cut "
+        "to a length, and not only the chunks a sentence cites (here it cites the wrong one)")
+
+
+def test_litellm_one_call_per_claim_sees_every_chunk(monkeypatch):
+    import litellm
+    from litellm.integrations.custom_logger import CustomLogger
+
+    sent = []
+
+    class Spy(CustomLogger):  # LiteLLM's own callback API: what was really sent
+        def log_pre_api_call(self, model, messages, kwargs):
+            sent.append(" ".join(m.get("content") or "" for m in messages))
+
+    monkeypatch.setenv("LLM_MODEL", "openai/gpt-4o-mini")
+    monkeypatch.setenv("RAG_MOCK_RESPONSE", "Yes")
     chunks = [Chunk("c0", "Q3 revenue was 4.2M."), Chunk("c1", "The Berlin office opened in July.")]
-    report = check_faithfulness("The Berlin office opened in July [c1].", chunks)
-    assert report.verdicts == [True], "the context is every chunk joined (context_block), not only the first"
+    litellm.callbacks = [Spy()]
+    try:
+        check_faithfulness("Q3 revenue was 4.2M and Berlin opened in July. Margin was 21%.", chunks)
+    finally:
+        litellm.callbacks = []
+    assert len(sent) == 2 and all("4.2M" in m and "Berlin office" in m for m in sent), (
+        f"one verifier call per claim (2 claims here), each with every chunk in its context (a claim "
+        f"may combine facts of two chunks); got {len(sent)} call(s)")
 
 
 def test_citation_markers_are_not_part_of_a_claim():
@@ -103,6 +129,8 @@ def test_citation_markers_are_not_part_of_a_claim():
     ("Yes", "The moon is made of cheese.", True),  # shares no word with the context, yet the judge says yes
     ("No. Yes would need another context.", "Q3 revenue was 4.2M.", False),  # read the verdict, not a word in it
     ("Yes, the context states it.", "Q3 revenue was 4.2M.", True),  # a verdict with a reason is still a yes
+    ("Verdict: Yes", "Q3 revenue was 4.2M.", True),  # the verdict need not be the first word
+    ("I cannot tell.", "Q3 revenue was 4.2M.", False),  # an unreadable verdict is not evidence of support
 ])
 def test_the_model_decides_each_verdict(monkeypatch, reply, claim, verdict):
     monkeypatch.setenv("LLM_MODEL", "openai/gpt-4o-mini")
@@ -110,7 +138,7 @@ def test_the_model_decides_each_verdict(monkeypatch, reply, claim, verdict):
     report = check_faithfulness(claim, [Chunk("c0", "Q3 revenue was 4.2M.")])
     assert report.verdicts == [verdict], (
         f"the verifier model replied {reply!r}, so the verdict is {verdict}: each claim is judged by a "
-        f"yes/no call through completion(...), read with parse_verdict, not by a rule of your own")
+        f"yes/no call through completion(...), read with parse_verdict (provided), not by a rule of your own")
 
 
 def test_claim_splitting_keeps_numbers_and_abbreviations_whole():

@@ -1,8 +1,7 @@
 # replaces: answer
-# kind: mistake
-# description: reads response.choices[0].message.content.strip() with no guard, so a reply whose content is None (a tool call, a content filter) raises AttributeError
-# violates: "the reply text is `response.choices[0].message.content` (it may be None: treat as \"\")" (answer docstring)
-# note: llm.completion turns an empty LiteLLM reply into a RAGError, so only a monkeypatched completion (or a future provider path) shows the difference
+# kind: correct
+# description: reads response.choices[0].message.content.strip() with no guard against None
+# note: written as a mistake, reclassified: llm.completion turns an empty or None reply into a RAGError, so the content is always a string, and the answer docstring now says so instead of asking for a guard that can never act
 
 def answer(query: str, chunks: list[Chunk], cfg: Config | None = None) -> Answer:
     response = completion(build_prompt(query, chunks), cfg=cfg)
