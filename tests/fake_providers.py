@@ -123,8 +123,9 @@ def grounded_answer(user: str) -> str:
     return f"{sentence.rstrip('.!? ')} [{chunk_id}]."
 
 
-def reply_to(system: str, user: str) -> str:
-    return verify(user) if is_verification(system) else grounded_answer(user)
+def reply_to(system: str, user: str, scripted: str | None = None) -> str:
+    """The verdict for a verification prompt; else the scripted answer, if the test set one."""
+    return verify(user) if is_verification(system) else scripted or grounded_answer(user)
 
 
 def split_messages(messages: list[dict]) -> tuple[str, str]:
@@ -180,6 +181,7 @@ class FakeProvider:
         self.hang_seconds = hang_seconds
         self.fault: str | None = None
         self.fault_on: set[str] = {"chat", "embed"}
+        self.scripted_answer: str | None = None  # what every answering request gets, when set
         self.requests: list[dict] = []
         self._lock = threading.Lock()
         self._stopping = threading.Event()
@@ -368,7 +370,7 @@ class FakeOpenAI(FakeProvider):
         if body.get("stream"):
             return self.error(400, "the fake server does not stream", "unsupported")
         system, user = self.chat_texts(body)
-        text = "" if empty else reply_to(system, user)
+        text = "" if empty else reply_to(system, user, self.scripted_answer)
         prompt_tokens = len((system + " " + user).split())
         return 200, {}, {
             "id": f"chatcmpl-fake{len(self.requests)}", "object": "chat.completion", "created": now,
@@ -435,7 +437,7 @@ class FakeOllama(FakeProvider):
         if body.get("stream"):
             return self.error(400, "the fake server does not stream", "unsupported")
         system, user = self.chat_texts(body)
-        text = "" if empty else reply_to(system, user)
+        text = "" if empty else reply_to(system, user, self.scripted_answer)
         common = {"model": body["model"], "created_at": now, "done": True, "done_reason": "stop",
                   "prompt_eval_count": len((system + " " + user).split()),
                   "eval_count": len(text.split())}

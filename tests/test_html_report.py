@@ -21,7 +21,6 @@ import os
 import shutil
 from html.parser import HTMLParser
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 
@@ -102,15 +101,18 @@ def sample(index_dir) -> dict:
 @pytest.fixture(scope="module")
 def hostile(index_dir, tmp_path_factory) -> dict:
     """The whole pipeline on a hostile PDF (with a hostile file name), asked a hostile question;
-    the answering model is scripted to echo markup, as a real model may copy it from a document
-    (the offline one strips it). Retrieval, gate, citations and the verifier are the real ones."""
-    import generator
+    the answering model, an OpenAI-compatible server on loopback reached through LiteLLM, is
+    scripted to echo markup, as a real model may copy it from a document (the offline one strips
+    it). Retrieval, gate and citations are the project's; the verdicts come from the same server."""
+    from fake_providers import CHAT_MODEL, FakeOpenAI
 
     pdf = write_pdf(tmp_path_factory.mktemp("hostile") / 'evil"><img src=x onerror=alert(6)>.pdf', HOSTILE_PAGES)
-    cfg = get_config(env={}, index_dir=index_dir)
-    reply = SimpleNamespace(choices=[SimpleNamespace(message=SimpleNamespace(content=HOSTILE_ANSWER))])
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(generator, "completion", lambda messages, **kwargs: reply)
+    cfg = get_config(env={"LLM_MODEL": f"openai/{CHAT_MODEL}"}, index_dir=index_dir)
+    with FakeOpenAI() as server, pytest.MonkeyPatch.context() as patch:
+        server.scripted_answer = HOSTILE_ANSWER
+        for name, value in {"OPENAI_API_BASE": server.base_url, "OPENAI_API_KEY": "test",
+                            "NO_PROXY": "127.0.0.1,localhost", "no_proxy": "127.0.0.1,localhost"}.items():
+            patch.setenv(name, value)  # LiteLLM reads the base URL from the environment
         return output.to_json(rag.run(HOSTILE_QUESTION, [str(pdf)], cfg), cfg)
 
 
