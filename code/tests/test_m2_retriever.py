@@ -42,8 +42,11 @@ def test_rerun_over_the_same_document_does_not_embed_again(monkeypatch):
     real = retriever.embed_many
     monkeypatch.setattr(retriever, "embed_many", lambda *a, **k: calls.append(1) or real(*a, **k))
     again = build_index(sample_chunks(cfg), cfg)
-    assert again.name == first.name and calls == []
-    assert again.count() == len(chunks)
+    assert again.name == first.name, (
+        f"the index of a document is named after its chunks, so chunking the same text twice must give "
+        f"the same chunks (ids and text; chunk_text keeps no state between calls): got {first.name!r}, "
+        f"then {again.name!r}")
+    assert calls == [] and again.count() == len(chunks), "an index already built is reused, not embedded again"
 
 
 def test_collection_records_its_embedding_model_and_dimension():
