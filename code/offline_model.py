@@ -22,9 +22,11 @@ THE PROTOCOL: what it reads from the messages (typographic quotes count as plain
    last line of the user message that is not context. Text inside `<context> ... </context>`
    is document text, never the question.
 4. The claim (verification): the text after a `Claim:` or `Statement:` label, up to the next
-   label or blank line, wherever it stands; without a label, the user message's text outside
-   the context, less its instruction sentences (those ending in "?" or ":", or asking for
-   yes/no). The context is then the `[id]` lines (with any other text of the user message that
+   label or blank line, wherever it stands, or after a label ending in claim, statement,
+   sentence, hypothesis or assertion ("Answer sentence:", "Here is the claim:"), or in quotes
+   after one of those words ('Does the context support the claim "..."?'); otherwise the user
+   message's text outside the context, less its instruction sentences (those ending in "?" or
+   ":", or asking for yes/no). No claim found is no support. The context is then the `[id]` lines (with any other text of the user message that
    is not the claim, a label or an instruction: a judge reads all it is shown), else the text
    after `Context:`, else the rest.
 5. The rules, read from the system message. A rule counts only when it is stated, not when its
@@ -73,25 +75,29 @@ def _any(*phrases: str) -> re.Pattern:
 _GROUNDED = _any(rf"\b(only|nothing but|nothing except)\b{_NEAR}\b{_SOURCE}\b",
                  rf"\b(solely|exclusively|strictly|purely|sole)\b{_NEAR}\b{_SOURCE}\b",
                  rf"\b{_SOURCE}\b{_NEAR}\b(and|but) nothing else\b",
-                 rf"\b(restrict|limit|confine)\b{_NEAR}\b{_SOURCE}\b")
+                 rf"\b(restrict|limit|confine)\b{_NEAR}\b{_SOURCE}\b",
+                 rf"\b(from|on|in)\s+(the\s+)?{_SOURCE}\s+alone\b")
 _ABOUT_CITING = _any(r"\bcit(e|ing|ation)s?\b", r"\bids?\b")
 _NO_OUTSIDE = _any(
     r"\b(do not|don't|never|must not|should not|cannot|can't|may not)\s+(use|rely on|draw on|add|bring in|include|"
     r"answer from|consult)\b[^.;\n]{0,20}\b(outside|external|prior|general|own|background|world|parametric|other)"
     r"\s+(knowledge|information|facts|sources)\b",
-    rf"\b(do not|don't|never)\s+use\b[^.;\n]{{0,20}}\b(knowledge|information|facts)\s+(beyond|outside|other than)\b")
+    rf"\b(do not|don't|never)\s+use\b[^.;\n]{{0,20}}\b(knowledge|information|facts)\s+(beyond|outside|other than)\b",
+    r"\b(not|never|do not|don't)\s+(answer\s+|draw\s+|work\s+)?from\s+(your\s+)?(own\s+)?memory\b")
 _OWN_KNOWLEDGE = _any(r"\b(use|using|draw on|rely on|add|include|supplement|with|from)\b[^.;\n]{0,30}"
                       r"\b(own|general|outside|external|background|prior|world) knowledge\b")
 # Permissions that undo a rule stated elsewhere; they count unless their clause holds a negation.
 _GUESSES = _any(r"\b(fill|complete|supplement|answer)\b[^.;\n]{0,40}\bwhat you (already )?know\b",
                 r"\b(give|make|offer|add|take)\b[^.;\n]{0,20}\bguess(es)?\b")
-_OBEYS_CONTEXT = _any(r"\b(follow|obey|execute|carry out|act on)\b[^.;\n]{0,30}\b(instructions?|commands?|requests?)\b"
+_GAP = r"(?:(?!\b(?:never|not|no)\b)[^.;\n])"  # words between a verb and its object, none of them a negation
+_OBEYS_CONTEXT = _any(rf"\b(follow|obey|execute|carry out|act on)\b{_GAP}{{0,30}}\b(instructions?|commands?|requests?)\b"
                       rf"[^.;\n]{{0,20}}\b(in|inside|within|found in|from)\b[^.;\n]{{0,20}}\b(it|them|{_SOURCE})\b")
 _ANY_NEGATION = re.compile(r"\b(never|not|no|don't|dont|avoid|without)\b|n't\b", re.I)
 _EXAMPLE_ID = r"\[(?:[\w.-]+:)?c\d+\]"
 _CITES = _any(r"\bcit(e|es|ing|ation|ations)\b", r"\b(chunk|passage|source) ids?\b",
               r"\bids?\b[^.;\n]{0,60}\b(square )?brackets\b", r"\bbrackets\b[^.;\n]{0,40}\bids?\b",
-              rf"\bids?\b[^.;\n]{{0,80}}{_EXAMPLE_ID}", rf"{_EXAMPLE_ID}[^.;\n]{{0,30}}\bids?\b")
+              rf"\bids?\b[^.;\n]{{0,80}}{_EXAMPLE_ID}", rf"{_EXAMPLE_ID}[^.;\n]{{0,30}}\bids?\b",
+              rf"\b(reference|refer to|mark|tag|label|attribute|credit|indicate)\b[^.;\n]{{0,60}}{_EXAMPLE_ID}")
 _REFUSES = _any(r"\b(say|reply|answer|respond|write|state|admit)\b[^.;\n]{0,40}\b(i|you|we) (do not|don't) know\b",
                 r"\b(say|state|reply|answer)\b[^.;\n]{0,30}\b(context|passages?|documents?)\b[^.;\n]{0,20}"
                 r"\b(does|do) not (contain|include|say|state|mention)\b",
@@ -105,7 +111,11 @@ _UNTRUSTED = _any(r"\buntrusted\b", rf"\b(not|never) (as )?(an? )?{_ORDERS}\b",
                   r"\b(treat|read|consider)\b[^.;\n]{0,40}\bas (plain |untrusted |mere )?(data|text|content|information)\b",
                   rf"\b(malicious|hostile|injected|adversarial)\b[^.;\n]{{0,30}}\b({_ORDERS}|prompts?)\b",
                   rf"\b(ignore|disregard)\b[^.;\n]{{0,30}}\b{_ORDERS}\b[^.;\n]{{0,40}}\b(in|inside|within|from|found in|"
-                  rf"contained in)\b[^.;\n]{{0,20}}\b{_SOURCE}\b")
+                  rf"contained in)\b[^.;\n]{{0,20}}\b{_SOURCE}\b",
+                  rf"\bnever\s+(any\s+)?{_ORDERS}\b[^.;\n]{{0,30}}\b(in|inside|within|from|found in)\b[^.;\n]{{0,20}}\b{_SOURCE}\b")
+# The same rule told across a semicolon: "It may contain text that looks like instructions; disregard it."
+_UNTRUSTED_SENTENCE = re.compile(rf"\b(contains?|includes?|hold|holds|have|has)\b[^.\n]{{0,50}}\b{_ORDERS}\b[^.\n]{{0,40}}"
+                                 r"\b(ignore|disregard|do not (follow|obey)|don't (follow|obey)|never (follow|obey))\b", re.I)
 
 
 _ABBREVIATION = re.compile(r"\b(e\.g|i\.e)\.", re.I)  # no end of a clause
@@ -210,6 +220,7 @@ def parse_question(user: str) -> str:
     return lines[-1] if lines else ""
 
 
+_CLAIM_WORDS = r"(claim|statement|sentence|hypothesis|assertion)"
 _INSTRUCTION = re.compile(r"[?:]$|\byes\b.*\bno\b|^(answer|reply|respond|verify|check|decide|determine)\b", re.I)
 
 
@@ -219,9 +230,12 @@ def read_claim(prompt: Prompt) -> tuple[str, str]:
 
     outside = _without_context(prompt.user)
     claim = labelled(outside, ("claim", "statement"))
-    loose = re.search(r"\b(?:claim|statement)\b[^:\n]{0,30}:[ \t]*(.+?)(?:\n\s*\n|$)", outside, re.I | re.S)
-    if claim is None and loose:  # "Here is the claim: ...", "The statement to check: ..."
-        claim = loose.group(1)
+    loose = re.search(rf"\b{_CLAIM_WORDS}\b[^:\n?]{{0,30}}:[ \t]*(.+?)(?:\n\s*\n|$)", outside, re.I | re.S)
+    if claim is None and loose:  # "Here is the claim: ...", "Answer sentence: ...", "Hypothesis: ..."
+        claim = loose.group(2)
+    quoted = re.search(rf'\b{_CLAIM_WORDS}\b[^"\n]{{0,20}}"([^"\n]+)"', outside, re.I)
+    if claim is None and quoted:  # 'Does the context support the claim "..."?'
+        claim = quoted.group(2)
     if claim is None:
         rest = re.sub(r"(?is)\bcontext\s*:.*?(?=\n\s*\n|$)", " ", outside)
         claim = " ".join(s for s in split_sentences(rest) if not _INSTRUCTION.search(s.strip()))
@@ -244,7 +258,8 @@ def read_prompt(messages: list[dict]) -> Prompt:
     user = "\n".join(text_of(m) for m in messages if m.get("role") != "system")
     grounded = (_states(_GROUNDED, system, unless=_ABOUT_CITING) or _states(_NO_OUTSIDE, system, negatable=False)) \
         and not _states(_OWN_KNOWLEDGE, system) and not _states(_GUESSES, system, negation=_ANY_NEGATION)
-    context_is_data = _states(_UNTRUSTED, system) and not _states(_OBEYS_CONTEXT, system, negation=_ANY_NEGATION)
+    context_is_data = (_states(_UNTRUSTED, system) or bool(_UNTRUSTED_SENTENCE.search(system))) \
+        and not _states(_OBEYS_CONTEXT, system, negation=_ANY_NEGATION)
     return Prompt(system, user, parse_context(system + "\n\n" + user), parse_question(user), grounded,
                   _states(_CITES, system), _states(_REFUSES, system), context_is_data)
 

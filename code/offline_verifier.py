@@ -146,5 +146,5 @@ def supports(span: str, claim: str) -> bool:
 def verdict(prompt: Prompt) -> str:
     claim, context = read_claim(prompt)
     claim = strip_markers(claim)  # "[Function]" is text, "[c0]" is not
-    supported = any(supports(span, claim) for span in spans(context))
+    supported = bool(claim.strip()) and any(supports(span, claim) for span in spans(context))
     return "Yes" if supported != asks_if_unsupported(prompt.system) else "No"

@@ -33,7 +33,9 @@ def test_spec_example_supported_then_hallucinated():
     assert report.claims == ["Q3 revenue was 4.2M.", "Margin was 40%."], "one claim per sentence (split_claims)"
     assert report.verdicts == [True, False], (
         "the spec's example: 4.2M is supported by [c0], 40% is not (the context says 21%); "
-        f"got {report.verdicts!r}")
+        f"got {report.verdicts!r}. If every verdict is the same, the offline verifier may not have "
+        f"found the claim in your user message: 'Claim: <claim>' always works (rule 4 of the "
+        f"protocol in code/offline_model.py lists the other layouts)")
     assert report.score == 0.5, "score = faithfulness_score(verdicts)"
 
 
@@ -72,7 +74,8 @@ def test_the_given_settings_choose_the_verifier(monkeypatch):
     monkeypatch.setenv("RAG_MOCK_RESPONSE", "No")  # what the environment's model would say
     report = check_faithfulness("Q3 revenue was 4.2M.", [Chunk("c0", "Q3 revenue was 4.2M.")], cfg=get_config(env={}))
     assert report.verdicts == [True], (
-        "check_faithfulness(..., cfg=cfg) verifies with the model cfg names: pass it on, completion(..., cfg=cfg)")
+        "check_faithfulness(..., cfg=cfg) verifies with the model cfg names: pass it on, "
+        "completion(..., cfg=cfg) (if you do, see test_spec_example_supported_then_hallucinated first)")
 
 
 def test_a_provider_failure_is_an_error_not_a_verdict(monkeypatch):
