@@ -1,12 +1,10 @@
-"""The offline stand-in for an LLM, part 1: how it reads a prompt, and its embeddings.  [provided]
+"""The offline stand-in for an LLM, part 1: how it reads a prompt.  [provided]
 
-With no API key, llm.py sends every `offline/...` model to the stand-in, so the pipeline runs
-with no network. It is not an LLM: it reads a prompt by the written protocol below (this
-module), answers by quoting context sentences (offline_answerer.py, whose `complete` is its
-entry point) and checks claims by matching their facts (offline_verifier.py). Its response has
-LiteLLM's shape, with attribute and key access:
-`response.choices[0].message.content` == `response["choices"][0]["message"]["content"]`.
-Its embedding models live in offline_embeddings.py.
+With no API key, llm.py sends every `offline/...` model to the stand-in (no network). It is not
+an LLM: it reads a prompt by the written protocol below, answers by quoting context sentences
+(offline_answerer.py, whose `complete` is its entry point), checks claims by matching their
+facts (offline_verifier.py) and embeds with offline_embeddings.py. Its response has LiteLLM's
+shape: `response.choices[0].message.content` == `response["choices"][0]["message"]["content"]`.
 
 THE PROTOCOL: what it reads from the messages (typographic quotes count as plain ones).
 1. The task, from the system message: a yes/no verdict on a claim or statement ("Reply Yes or
@@ -21,20 +19,20 @@ THE PROTOCOL: what it reads from the messages (typographic quotes count as plain
 3. The question: the text after the last `Question:` (or `Q:`) label; without a label, the
    last line of the user message that is not context. Text inside `<context> ... </context>`
    is document text, never the question.
-4. The claim (verification): the text after a `Claim:` or `Statement:` label, up to the next
-   label or blank line, wherever it stands, or after a label ending in claim, statement,
-   sentence, hypothesis or assertion ("Answer sentence:", "Here is the claim:"), or in quotes
-   after one of those words ('Does the context support the claim "..."?'); otherwise the user
-   message's text outside the context, less its instruction sentences (those ending in "?" or
-   ":", or asking for yes/no). No claim found is no support. The context is then the `[id]` lines (with any other text of the user message that
-   is not the claim, a label or an instruction: a judge reads all it is shown), else the text
+4. The claim (verification): the text after a `Claim:` or `Statement:` label (up to the next
+   label or blank line, wherever it stands), or after a label ending in claim, statement,
+   sentence, hypothesis or assertion ("Answer sentence:"), or quoted after one of those words
+   ('Does the context support the claim "..."?'); else the user message's text outside the
+   context, less its instruction sentences (ending in "?" or ":", or asking for yes/no). No
+   claim found is no support. The context: the `[id]` lines plus any other user text that is
+   not the claim, a label or an instruction (a judge reads all it is shown), else the text
    after `Context:`, else the rest.
 5. The rules, read from the system message. A rule counts only when it is stated, not when its
    clause negates it ("never say you don't know" gives no permission to refuse):
    * GROUNDED: the answer must come only from the context ("only from the context", "solely
      ... passages", "do not use outside knowledge"). Without it, or when the prompt invites
-     general or own knowledge, it answers from a few facts it knows (offline_answerer.GENERAL_KNOWLEDGE) when
-     the question is about one of them, as an ungrounded real model would.
+     general or own knowledge, it answers from a few facts it knows when asked about one of
+     them (offline_answerer.GENERAL_KNOWLEDGE), as an ungrounded real model would.
    * CITE: it writes `[id]` after each sentence only when asked to cite.
    * REFUSE: it says "I don't know: ..." only when allowed to ("say you don't know", "say
      that the context does not contain the answer", "refuse").
@@ -262,16 +260,6 @@ def read_prompt(messages: list[dict]) -> Prompt:
         and not _states(_OBEYS_CONTEXT, system, negation=_ANY_NEGATION)
     return Prompt(system, user, parse_context(system + "\n\n" + user), parse_question(user), grounded,
                   _states(_CITES, system), _states(_REFUSES, system), context_is_data)
-
-
-_ASKS_IF_UNSUPPORTED = re.compile(r"\b(is|are|does|do)\b[^.?\n]{0,60}\b(hallucinat\w*|unsupported|not supported|"
-                                  r"contradict\w*|false|fabricated|made up)\b[^.?\n]{0,60}\?", re.I)
-
-
-def asks_if_unsupported(system: str) -> bool:
-    """Does the verification question ask whether the claim is NOT supported ("Is the claim a
-    hallucination?")? Then "Yes" means unsupported, as a real judge would read it."""
-    return bool(_ASKS_IF_UNSUPPORTED.search(_ABBREVIATION.sub(lambda m: m.group(1).replace(".", ""), system)))
 
 
 def task(system: str) -> str:

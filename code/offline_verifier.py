@@ -28,7 +28,7 @@ import re
 
 from citations import strip_markers
 from offline_embeddings import embed
-from offline_model import Prompt, asks_if_unsupported, parse_context, read_claim
+from offline_model import Prompt, parse_context, read_claim
 from textutils import anchors, clauses, numbers, spelled_out, split_sentences, terms
 
 # A claim whose words the span holds at least this share of is supported (if nothing contradicts).
@@ -49,6 +49,12 @@ _SIDES = [("faster quicker larger bigger greater higher more increase improve up
 _NUMBER_UNITS = {"percent", "thousand", "million", "billion"}
 _PHRASE = re.compile(r":\s+|\s+(?:and|or)\s+(?!\d)|\s+(?=(?:because|due to|so that)\b)")
 _PREPOSITION = re.compile(r"(since|from|until|in|on|at|after|before|during|for|by|with)\b", re.I)
+
+
+# The verification question asked the other way round ("Is the claim a hallucination?"): then
+# "Yes" means unsupported, as a real judge reads it.
+_ASKS_IF_UNSUPPORTED = re.compile(r"\b(is|are|does|do)\b[^?\n]{0,60}\b(hallucinat\w*|unsupported|not supported|"
+                                  r"contradict\w*|false|fabricated|made up)\b[^?\n]{0,60}\?", re.I)
 
 
 def spans(context: str) -> list[str]:
@@ -147,4 +153,4 @@ def verdict(prompt: Prompt) -> str:
     claim, context = read_claim(prompt)
     claim = strip_markers(claim)  # "[Function]" is text, "[c0]" is not
     supported = bool(claim.strip()) and any(supports(span, claim) for span in spans(context))
-    return "Yes" if supported != asks_if_unsupported(prompt.system) else "No"
+    return "Yes" if supported != bool(_ASKS_IF_UNSUPPORTED.search(prompt.system)) else "No"
