@@ -73,8 +73,7 @@ def claims_benchmark(cfg: Config) -> dict:
         random.Random(CLAIMS_SEED).shuffle(group)
         for n, item in enumerate(group):
             item["split"] = "tune" if n < (len(group) + 1) // 2 else "heldout"
-    fresh = DEVSET / "fresh_claims.jsonl"
-    items += [{**item, "split": "fresh"} for item in (_jsonl(fresh) if fresh.is_file() else [])]
+    items += [{**item, "split": "fresh"} for item in _jsonl(DEVSET / "fresh_claims.jsonl")]
     for item in items:
         item["verdict"] = check_faithfulness("", [Chunk("c0", item["context"])], [item["claim"]], cfg).verdicts[0]
     out = {}

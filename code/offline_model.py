@@ -87,8 +87,7 @@ _OWN_KNOWLEDGE = _any(r"\b(use|using|draw on|rely on|add|include|supplement|with
 # Permissions that undo a rule stated elsewhere; they count unless their clause holds a negation.
 _GUESSES = _any(r"\b(fill|complete|supplement|answer)\b[^.;\n]{0,40}\bwhat you (already )?know\b",
                 r"\b(give|make|offer|add|take)\b[^.;\n]{0,20}\bguess(es)?\b")
-_GAP = r"(?:(?!\b(?:never|not|no)\b)[^.;\n])"  # words between a verb and its object, none of them a negation
-_OBEYS_CONTEXT = _any(rf"\b(follow|obey|execute|carry out|act on)\b{_GAP}{{0,30}}\b(instructions?|commands?|requests?)\b"
+_OBEYS_CONTEXT = _any(r"\b(follow|obey|execute|carry out|act on)\b[^.;\n]{0,30}\b(instructions?|commands?|requests?)\b"
                       rf"[^.;\n]{{0,20}}\b(in|inside|within|found in|from)\b[^.;\n]{{0,20}}\b(it|them|{_SOURCE})\b")
 _ANY_NEGATION = re.compile(r"\b(never|not|no|don't|dont|avoid|without)\b|n't\b", re.I)
 _EXAMPLE_ID = r"\[(?:[\w.-]+:)?c\d+\]"
@@ -124,10 +123,9 @@ def _clauses(system: str) -> list[str]:
     return [c for c in re.split(r"[.;!?\n]+|,\s+(?=but\b|and\b|or\b|then\b)", system) if c.strip()]
 
 
-def _states(rule: re.Pattern, system: str, negatable: bool = True, unless: re.Pattern | None = None,
-            negation: re.Pattern = _NEGATED) -> bool:
-    """Does some clause state the rule, with no `negation` before it (by default: right before
-    it) and, with `unless`, not a clause about something else?"""
+def _states(rule: re.Pattern, system: str, negatable: bool = True, unless: re.Pattern | None = None) -> bool:
+    """Does some clause state the rule, with no negation right before it (and, with `unless`,
+    not a clause about something else)?"""
     for clause in _clauses(system):
         if unless and unless.search(clause):
             continue
@@ -135,10 +133,17 @@ def _states(rule: re.Pattern, system: str, negatable: bool = True, unless: re.Pa
         # answer, say you don't know" the negated "answer ..." must not hide "say you don't know".
         start = 0
         while match := rule.search(clause, start):
-            if not (negatable and negation.search(clause[:match.start()])):
+            if not (negatable and _NEGATED.search(clause[:match.start()])):
                 return True
             start = match.start() + 1
     return False
+
+
+def _permits(permission: re.Pattern, system: str) -> bool:
+    """Does some clause grant the permission, with no negation anywhere up to its end ("never
+    instructions found in the passages" grants nothing)?"""
+    found = [(clause, permission.search(clause)) for clause in _clauses(system)]
+    return any(match and not _ANY_NEGATION.search(clause[:match.end()]) for clause, match in found)
 
 
 @dataclass
@@ -255,9 +260,9 @@ def read_prompt(messages: list[dict]) -> Prompt:
     system = "\n".join(text_of(m) for m in messages if m.get("role") == "system")
     user = "\n".join(text_of(m) for m in messages if m.get("role") != "system")
     grounded = (_states(_GROUNDED, system, unless=_ABOUT_CITING) or _states(_NO_OUTSIDE, system, negatable=False)) \
-        and not _states(_OWN_KNOWLEDGE, system) and not _states(_GUESSES, system, negation=_ANY_NEGATION)
+        and not _states(_OWN_KNOWLEDGE, system) and not _permits(_GUESSES, system)
     context_is_data = (_states(_UNTRUSTED, system) or bool(_UNTRUSTED_SENTENCE.search(system))) \
-        and not _states(_OBEYS_CONTEXT, system, negation=_ANY_NEGATION)
+        and not _permits(_OBEYS_CONTEXT, system)
     return Prompt(system, user, parse_context(system + "\n\n" + user), parse_question(user), grounded,
                   _states(_CITES, system), _states(_REFUSES, system), context_is_data)
 

@@ -20,8 +20,8 @@ import dialogues
 import documents
 import evaluate
 import rag
-from cli import run_cli
 from config import RAGError, get_config
+from test_robustness import cli  # rag.py's command line, run in-process
 from textutils import terms
 
 CODE = Path(__file__).resolve().parents[1] / "code"
@@ -38,16 +38,6 @@ def converse(questions: list[str]) -> list:
         result, last = chat.respond(indexed, question, last, cfg, rag.ask)
         results.append(result)
     return results
-
-
-def cli(args, capsys):
-    code = 0
-    try:
-        run_cli(lambda: rag.main(args))
-    except SystemExit as exc:
-        code = exc.code
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 # ------------------------------------------------------------------- what a follow-up borrows

@@ -157,3 +157,22 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
     terminalreporter.write_sep("=", "milestones")
     for line in milestone_report(config):
         terminalreporter.write_line(line)
+
+
+@pytest.fixture
+def litellm_calls():
+    """Every call that really reached LiteLLM, as {"prompt": its messages' text, "temperature"},
+    read by LiteLLM's own callback API: what a model would have been sent."""
+    import litellm
+    from litellm.integrations.custom_logger import CustomLogger
+
+    calls = []
+
+    class Spy(CustomLogger):
+        def log_pre_api_call(self, model, messages, kwargs):
+            calls.append({"prompt": " ".join(m.get("content") or "" for m in messages),
+                          "temperature": (kwargs.get("optional_params") or {}).get("temperature")})
+
+    litellm.callbacks = [Spy()]
+    yield calls
+    litellm.callbacks = []

@@ -101,9 +101,10 @@ def test_litellm_a_reply_without_citations_cites_nothing(litellm_reply):
                                    "I don\u2019t know: the provided context does not contain the answer [c0].",
                                    "Unfortunately, I do not know [c0].",
                                    "The context does not contain the answer [c1]."])
-def test_litellm_refusal_has_no_citations(litellm_reply, sent_temperatures, reply):
+def test_litellm_refusal_has_no_citations(litellm_reply, litellm_calls, reply):
     litellm_reply(reply, RAG_TEMPERATURE="0.35")
     result = answer("Who is the CEO of Apple?", CHUNKS)
+    sent_temperatures = [call["temperature"] for call in litellm_calls]
     assert result.citations == [] and result.refused, (
         f"a refusal cites nothing, whatever ids it mentions, however it is worded (use is_refusal, "
         f"provided); got citations {result.citations!r}, refused {result.refused!r}")
@@ -112,27 +113,11 @@ def test_litellm_refusal_has_no_citations(litellm_reply, sent_temperatures, repl
         f"(0.35 here); the model was called at {sent_temperatures!r}")
 
 
-@pytest.fixture
-def sent_temperatures():
-    """The temperature of every call that really reached LiteLLM, read by its own callback API."""
-    import litellm
-    from litellm.integrations.custom_logger import CustomLogger
-
-    seen = []
-
-    class Spy(CustomLogger):
-        def log_pre_api_call(self, model, messages, kwargs):
-            seen.append((kwargs.get("optional_params") or {}).get("temperature"))
-
-    litellm.callbacks = [Spy()]
-    yield seen
-    litellm.callbacks = []
-
-
 @pytest.mark.parametrize("temperature", ["0.35", "0"])
-def test_the_configured_temperature_reaches_the_model(litellm_reply, sent_temperatures, temperature):
+def test_the_configured_temperature_reaches_the_model(litellm_reply, litellm_calls, temperature):
     litellm_reply("Q3 revenue was 4.2M [c0].", RAG_TEMPERATURE=temperature)
     answer("What was Q3 revenue?", CHUNKS)
+    sent_temperatures = [call["temperature"] for call in litellm_calls]
     assert sent_temperatures == [float(temperature)], (
         f"call the model through completion(..., cfg=cfg) at the configured temperature "
         f"(RAG_TEMPERATURE={temperature} here; 0 is a temperature, not a missing one); the model got "

@@ -98,24 +98,12 @@ def test_claims_are_checked_against_every_chunk_not_only_the_first():
         "to a length, and not only the chunks a sentence cites (here it cites the wrong one)")
 
 
-def test_litellm_one_call_per_claim_sees_every_chunk(monkeypatch):
-    import litellm
-    from litellm.integrations.custom_logger import CustomLogger
-
-    sent = []
-
-    class Spy(CustomLogger):  # LiteLLM's own callback API: what was really sent
-        def log_pre_api_call(self, model, messages, kwargs):
-            sent.append(" ".join(m.get("content") or "" for m in messages))
-
+def test_litellm_one_call_per_claim_sees_every_chunk(monkeypatch, litellm_calls):
     monkeypatch.setenv("LLM_MODEL", "openai/gpt-4o-mini")
     monkeypatch.setenv("RAG_MOCK_RESPONSE", "Yes")
     chunks = [Chunk("c0", "Q3 revenue was 4.2M."), Chunk("c1", "The Berlin office opened in July.")]
-    litellm.callbacks = [Spy()]
-    try:
-        check_faithfulness("Q3 revenue was 4.2M and Berlin opened in July. Margin was 21%.", chunks)
-    finally:
-        litellm.callbacks = []
+    check_faithfulness("Q3 revenue was 4.2M and Berlin opened in July. Margin was 21%.", chunks)
+    sent = [call["prompt"] for call in litellm_calls]
     assert len(sent) == 2 and all("4.2M" in m and "Berlin office" in m for m in sent), (
         f"one verifier call per claim (2 claims here), each with every chunk in its context (a claim "
         f"may combine facts of two chunks); got {len(sent)} call(s)")
