@@ -85,10 +85,8 @@ def respond(documents, question: str, last: Turn | None, cfg: Config, ask):
 def chat(documents, cfg: Config, ask, save_to: str | None = None, html_to: str | None = None) -> None:
     """The conversation loop; `ask(documents, question, cfg, search)` is rag.ask. `html_to`: write
     the whole conversation as one HTML page when it ends."""
-    import output
-
     print(f"Ask about the documents. {HELP}")
-    last, result, history = None, None, []
+    state = {"last": None, "result": None, "history": []}
     while True:
         try:
             question = as_text(input("\n> ")).strip()
@@ -99,23 +97,32 @@ def chat(documents, cfg: Config, ask, save_to: str | None = None, html_to: str |
             continue
         if not question:
             break
-        if question.startswith("/"):
-            last = _command(question, last, result)
-            continue
+        # Ctrl-C may land anywhere in a turn, printing and recording included: it cancels the
+        # turn, which is recorded last and in one step, so a cancelled turn leaves no trace.
         try:
-            result, turn = respond(documents, question, last, cfg, ask)
-        except RAGError as exc:
-            print(f"error: {exc}", file=sys.stderr)
-            continue
+            _turn(documents, question, cfg, ask, state)
         except KeyboardInterrupt:
             print("(cancelled)")
-            continue
-        if result.search != question:
-            print(f"(searched for: {result.search})")
-        output.print_text(result, cfg)
-        last = turn
-        history.append(output.to_json(result, cfg))
-    _save(history, save_to, html_to)
+    _save(state["history"], save_to, html_to)
+
+
+def _turn(documents, question: str, cfg: Config, ask, state: dict) -> None:
+    """A command, or a question answered, printed and then recorded in `state`."""
+    import output
+
+    if question.startswith("/"):
+        state["last"] = _command(question, state["last"], state["result"])
+        return
+    try:
+        result, turn = respond(documents, question, state["last"], cfg, ask)
+    except RAGError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return
+    if result.search != question:
+        print(f"(searched for: {result.search})")
+    output.print_text(result, cfg)
+    record = output.to_json(result, cfg)
+    state.update(last=turn, result=result, history=[*state["history"], record])
 
 
 def _save(history: list[dict], save_to: str | None, html_to: str | None) -> None:

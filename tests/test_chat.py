@@ -112,8 +112,9 @@ def _read_until(process, marker: str, timeout: float = 60.0) -> str:
     return text
 
 
-def _cpu_ticks(pid: int) -> int:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+def _cpu_ticks(process) -> int:
+    assert process.poll() is None, f"Ctrl-C ended the session: {process.stderr.read().decode()}"
+    fields = Path(f"/proc/{process.pid}/stat").read_text().rsplit(")", 1)[1].split()
     return int(fields[11]) + int(fields[12])
 
 
@@ -125,11 +126,11 @@ def test_ctrl_c_cancels_the_question_not_the_session():
         assert "\n> " in _read_until(process, "\n> "), process.stderr.read().decode()
         cancelled = ""
         for _ in range(5):  # Ctrl-C once the process works on the question (its CPU time moves)
-            ticks = _cpu_ticks(process.pid)
+            ticks = _cpu_ticks(process)
             process.stdin.write(b"What was Q3 revenue?\n")
             process.stdin.flush()
             end = time.monotonic() + 10
-            while _cpu_ticks(process.pid) < ticks + 3 and time.monotonic() < end:
+            while _cpu_ticks(process) < ticks + 3 and time.monotonic() < end:
                 time.sleep(0.002)
             process.send_signal(signal.SIGINT)
             cancelled = _read_until(process, "\n> ")
@@ -145,6 +146,28 @@ def test_ctrl_c_cancels_the_question_not_the_session():
     finally:
         process.kill()
         process.wait()
+
+
+def test_ctrl_c_after_the_answer_is_printed_cancels_that_turn_only(monkeypatch, capsys, tmp_path):
+    """Ctrl-C can land while the answer is being recorded, after it is printed: the session goes on,
+    and the cancelled turn is neither saved nor leaned on by the next question."""
+    import output
+
+    to_json, calls = output.to_json, []
+
+    def interrupted_once(result, cfg):
+        calls.append(result.question)
+        if len(calls) == 1:
+            raise KeyboardInterrupt
+        return to_json(result, cfg)
+
+    monkeypatch.setattr(output, "to_json", interrupted_once)
+    monkeypatch.setattr("sys.stdin", io.StringIO("What was Q3 revenue?\nand in Q4?\n\n"))
+    code, out, err = cli(["--chat", "--save-chat", str(tmp_path / "chat.json")], capsys)
+    assert code == 0 and "(cancelled)" in out, f"exit {code}, the session should go on: {err}"
+    saved = json.loads((tmp_path / "chat.json").read_text())
+    assert [t["question"] for t in saved] == ["and in Q4?"], "only the turn that finished is saved"
+    assert "(searched for:" not in out, "a cancelled turn is no conversation to follow up on"
 
 
 # ------------------------------------------------------------------ evaluate.py --dialogues
