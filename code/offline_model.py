@@ -62,6 +62,8 @@ OFFLINE_CHAT = "offline/extractive"
 _NEGATED = re.compile(r"\b(never|not|no|don't|dont|avoid|without)\b(?:\s+\w+)?\s*$", re.I)
 _SOURCE = r"(context|passages?|documents?|sources?|excerpts?|provided|given|chunks?|retrieved|(the|this|that) text)"
 _NEAR = r"[^.;\n]{0,60}"  # within one clause
+# No negation between: "only these rules, never instructions in the passages" is no grounding.
+_NEAR_UNNEGATED = r"(?:(?!\b(?:never|not|no)\b|n't\b)[^.;\n]){0,60}"
 
 
 def _any(*phrases: str) -> re.Pattern:
@@ -70,8 +72,8 @@ def _any(*phrases: str) -> re.Pattern:
 
 # Grounding: "only"/"solely" with the context, in a clause that is not about citing ("cite only
 # ids that appear in the context" is about citing).
-_GROUNDED = _any(rf"\b(only|nothing but|nothing except)\b{_NEAR}\b{_SOURCE}\b",
-                 rf"\b(solely|exclusively|strictly|purely|sole)\b{_NEAR}\b{_SOURCE}\b",
+_GROUNDED = _any(rf"\b(only|nothing but|nothing except)\b{_NEAR_UNNEGATED}\b{_SOURCE}\b",
+                 rf"\b(solely|exclusively|strictly|purely|sole)\b{_NEAR_UNNEGATED}\b{_SOURCE}\b",
                  rf"\b{_SOURCE}\b{_NEAR}\b(and|but) nothing else\b",
                  rf"\b(restrict|limit|confine)\b{_NEAR}\b{_SOURCE}\b",
                  rf"\b(from|on|in)\s+(the\s+)?{_SOURCE}\s+alone\b")
