@@ -20,7 +20,7 @@ import json
 import sys
 from dataclasses import dataclass
 
-from cli import as_text
+from cli import as_text, uninterrupted, write_file
 from config import Config, RAGError
 from retriever import retrieve
 from textutils import anchors, terms
@@ -87,23 +87,33 @@ def chat(documents, cfg: Config, ask, save_to: str | None = None, html_to: str |
     the whole conversation as one HTML page when it ends."""
     print(f"Ask about the documents. {HELP}")
     state = {"last": None, "result": None, "history": []}
+    try:
+        _loop(documents, cfg, ask, state)
+    except KeyboardInterrupt:
+        # A Ctrl-C pressed at the prompt just before a read starts is held by the terminal until
+        # the next line or Ctrl-D, and fires as the session ends: the session was ending anyway.
+        print()
+    with uninterrupted():
+        _save(state["history"], save_to, html_to)
+
+
+def _loop(documents, cfg: Config, ask, state: dict) -> None:
     while True:
         try:
             question = as_text(input("\n> ")).strip()
         except EOFError:
-            break
+            return
         except KeyboardInterrupt:
             print()
             continue
         if not question:
-            break
+            return
         # Ctrl-C may land anywhere in a turn, printing and recording included: it cancels the
         # turn, which is recorded last and in one step, so a cancelled turn leaves no trace.
         try:
             _turn(documents, question, cfg, ask, state)
         except KeyboardInterrupt:
             print("(cancelled)")
-    _save(state["history"], save_to, html_to)
 
 
 def _turn(documents, question: str, cfg: Config, ask, state: dict) -> None:
@@ -128,8 +138,7 @@ def _turn(documents, question: str, cfg: Config, ask, state: dict) -> None:
 def _save(history: list[dict], save_to: str | None, html_to: str | None) -> None:
     """--save-chat: the turns as JSON; --html: the conversation as one page."""
     if save_to:
-        with open(save_to, "w", encoding="utf-8") as fh:
-            json.dump(history, fh, indent=2)
+        write_file(save_to, json.dumps(history, indent=2), "--save-chat")
     if html_to:
         import html_report
 

@@ -156,23 +156,22 @@ def chunk_pages(pages: list[str], chunk_size: int, overlap: int, source: str = "
 
 
 def main(argv: list[str] | None = None) -> None:
-    import argparse
-
+    from config import ArgumentParser
     from pdf_loader import SAMPLE_PAGES
 
-    parser = argparse.ArgumentParser(description="Show how the sample report is chunked.")
+    parser = ArgumentParser(prog="chunker.py", description="Show how the sample report is chunked.")
     parser.add_argument("--chunk-size", type=int, default=40)
     parser.add_argument("--overlap", type=int, default=10)
     parser.add_argument("--strategy", choices=sorted(STRATEGIES), default="fixed")
     args = parser.parse_args(argv)
+    if not 0 <= args.overlap < args.chunk_size:
+        raise RAGError(f"--chunk-size {args.chunk_size} --overlap {args.overlap}: pick a positive chunk size "
+                       f"and an overlap from 0 to less than it, e.g. --chunk-size 40 --overlap 10")
 
     print('chunk_text("A B C D E F G H I J", chunk_size=4, overlap=2):')
     for c in chunk_text("A B C D E F G H I J", chunk_size=4, overlap=2):
         print(f"  {c.id}  start={c.start}  {c.text!r}")
-    try:
-        chunks = chunk_pages(SAMPLE_PAGES, args.chunk_size, args.overlap, "sample", args.strategy)
-    except ValueError as exc:
-        raise RAGError(f"{exc}; pick --overlap smaller than --chunk-size") from None
+    chunks = chunk_pages(SAMPLE_PAGES, args.chunk_size, args.overlap, "sample", args.strategy)
     print(f"\nsample report, {args.strategy} chunks of {args.chunk_size} tokens, "
           f"overlap {args.overlap}: {len(chunks)} chunks")
     for c in chunks[:6]:

@@ -19,6 +19,8 @@ from textutils import split_sentences, terms
 
 # A citation is a chunk id in square brackets: [c0], or [report:c3] when several files are searched.
 CITE = re.compile(r"\[((?:[\w.-]+:)?c\d+)\]")
+# Several ids in one pair of brackets, as real models often write them: "[c0, c12]".
+GROUPED = re.compile(r"\[\s*((?:[\w.-]+:)?c\d+(?:\s*[,;]\s*(?:[\w.-]+:)?c\d+)+)\s*\]")
 # A citation marker with the space before it; other brackets ("[Function]", "[1]") are text.
 MARKER = re.compile(r"\s*" + CITE.pattern)
 REFUSAL = "I don't know: the provided context does not contain the answer."
@@ -26,6 +28,11 @@ _REFUSAL = re.compile(r"\b(i|we) (do not|don't|cannot|can't|could not|couldn't) 
                       r"\bnot (contain|include|mention|state)\w*\b.{0,40}\b(answer|information)\b|"
                       r"\binsufficient (information|context)\b", re.I | re.S)
 _QUOTES = str.maketrans("\u2018\u2019\u201a\u201b\u02bc\u201c\u201d\u201e", "''''\"\"\"\"")
+
+
+def ungroup(text: str) -> str:
+    """One id per pair of brackets, the form CITE reads: "[c0, c12]" becomes "[c0][c12]"."""
+    return GROUPED.sub(lambda m: "".join(f"[{i.strip()}]" for i in re.split(r"[,;]", m.group(1))), text)
 
 
 def normalise_quotes(text: str) -> str:
@@ -72,7 +79,7 @@ def resolve_citations(answer, context: list) -> tuple[list[dict], list[str]]:
 
 def main(argv: list[str] | None = None) -> None:
     text = " ".join(sys.argv[1:] if argv is None else argv) or "Revenue was 4.2M [c0][report:c3]. I don’t know."
-    print(f"citations: {CITE.findall(text)}")
+    print(f"citations: {CITE.findall(ungroup(text))}   (a model's reply, as llm.completion returns it)")
     for sentence in split_sentences(text):
         print(f"  {strip_markers(sentence)!r}: refusal={is_refusal(sentence)}")
 

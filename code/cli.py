@@ -4,16 +4,22 @@ Every script's `main()` runs under `run_cli`: a user error (RAGError) or a miles
 yet (NotImplementedError) is one line on stderr and exit code 2, never a traceback; an
 unexpected error is one line and exit code 1 (RAG_DEBUG=1 shows its traceback). Text that
 arrives from outside (arguments, file names, PDF text, chat lines) goes through `as_text`;
-what is printed from a file or its name goes through `printable`.
+what is printed from a file or its name goes through `printable`. A file the user names for
+output (--html, --save-chat, --json OUT) is checked before any work and written by `write_file`.
 
 Run alone:  python code/config.py    (any module's main runs under run_cli)
 """
 
 from __future__ import annotations
 
+import errno
 import os
 import re
+import signal
 import sys
+import threading
+from contextlib import contextmanager
+from pathlib import Path
 
 from config import RAGError
 
@@ -38,6 +44,57 @@ def printable(text: str) -> str:
 def fail(message: str, code: int = 2) -> "NoReturn":  # noqa: F821 - typing only
     print(f"error: {printable(message)}", file=sys.stderr)
     raise SystemExit(code)
+
+
+def output_file(path: str, flag: str, keep: tuple = ()) -> Path:
+    """Where `flag PATH` will be written, checked before any work: a regular file (or a new one)
+    in a folder that exists and can be written, and none of `keep` (the input documents, the
+    index folder) or anything inside them. A symlink is written through, as the shell's `>` does."""
+    real = Path(os.path.realpath(path))
+    kept = [Path(os.path.realpath(k)) for k in keep]
+    if any(real == k or k in real.parents for k in kept):
+        raise RAGError(f"{flag} {path}: that is an input document or the index, which would be lost; "
+                       f"pass another file name")
+    if real.exists() and not real.is_file():
+        raise RAGError(f"{flag} {path}: not a regular file (a folder, device or pipe); pass a file name")
+    probe = real.with_name(f".{real.name}.{os.getpid()}.tmp")
+    try:  # the folder exists and takes a new file (not read-only, not /proc)
+        probe.touch()
+        probe.unlink()
+    except OSError:
+        raise RAGError(f"{flag} {path}: cannot write a file there; pass a file name in a folder that "
+                       f"exists and that you can write to") from None
+    return real
+
+
+def write_file(path: str, text: str, flag: str, keep: tuple = ()) -> None:
+    """Write `text` whole or not at all (a temporary file renamed over the target)."""
+    real = output_file(path, flag, keep)
+    tmp = real.with_name(f".{real.name}.{os.getpid()}.tmp")
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, real)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        fix = "free some space" if exc.errno in (errno.ENOSPC, errno.EDQUOT) else "pass another path"
+        raise RAGError(f"{flag} {path}: {exc.strerror or exc}; {fix}") from None
+
+
+@contextmanager
+def uninterrupted():
+    """Ctrl-C waits for the block to finish, then takes effect: for work that must not stop
+    halfway (an import cut short leaves a half-made module that breaks every later call)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield  # only the main thread receives signals
+        return
+    pressed = []
+    previous = signal.signal(signal.SIGINT, lambda *_: pressed.append(True))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous if previous is not None else signal.default_int_handler)
+    if pressed:
+        raise KeyboardInterrupt
 
 
 def run_cli(main_fn) -> None:

@@ -220,8 +220,9 @@ def validate(cfg: Config) -> None:
     """One-line errors for settings that would silently break a run (NaN gates, tiny chunks)."""
     for name in ("temperature", "min_relevance", "max_pdf_mb", "request_timeout"):
         value = getattr(cfg, name)
+        example = {"min_relevance": 0.2}.get(name, getattr(Config, name))  # its default is "calibrated"
         _require(value is None or math.isfinite(value), variable(name), value, "a finite number",
-                 f"{variable(name)}={getattr(Config, name)}")
+                 f"{variable(name)}={example}")
     _require(cfg.chunk_size >= MIN_CHUNK_SIZE, "chunk size", cfg.chunk_size,
              f"at least {MIN_CHUNK_SIZE} tokens", "--chunk-size 120")
     _require(0 <= cfg.chunk_overlap < cfg.chunk_size, "overlap", cfg.chunk_overlap,
@@ -234,6 +235,8 @@ def validate(cfg: Config) -> None:
     _require(cfg.max_pdf_mb > 0, "RAG_MAX_PDF_MB", cfg.max_pdf_mb, "positive", "RAG_MAX_PDF_MB=100")
     _require(cfg.request_timeout > 0, "RAG_REQUEST_TIMEOUT", cfg.request_timeout, "positive",
              "RAG_REQUEST_TIMEOUT=60")
+    _require(cfg.max_question_chars > 0, "RAG_MAX_QUESTION_CHARS", cfg.max_question_chars, "positive",
+             "RAG_MAX_QUESTION_CHARS=2000")
     _require(cfg.max_retries >= 0, "RAG_MAX_RETRIES", cfg.max_retries, ">= 0", "RAG_MAX_RETRIES=3")
     _require(0 < cfg.chroma_port < 65536, "CHROMA_PORT", cfg.chroma_port, "a TCP port", "CHROMA_PORT=8000")
     for name, allowed in _CHOICES.items():

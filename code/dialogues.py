@@ -68,11 +68,13 @@ def load_dialogues(path: str | Path) -> list[dict]:
     """Parse and check a dialogue file; a bad entry is a RAGError naming its dialogue and turn."""
     path = Path(path)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
+        data = json.loads(text)
     except OSError:
         raise RAGError(f"{path}: dialogue file not found; pass --dialogues FILE (a JSON list)") from None
     except json.JSONDecodeError as exc:
-        raise RAGError(f"{path} line {exc.lineno}: invalid JSON ({exc.msg}); fix that line") from None
+        line = min(exc.lineno, len(text.rstrip().splitlines()) or 1)  # a file cut short fails past its end
+        raise RAGError(f"{path} line {line}: invalid JSON ({exc.msg}); fix that line") from None
     if not isinstance(data, list) or not data:
         raise RAGError(f"{path}: expected a JSON list of dialogues")
     return [check_dialogue(d, n, path) for n, d in enumerate(data, start=1)]

@@ -28,11 +28,11 @@ Run alone:  python code/evaluate.py                 (the sample report and its 3
 from __future__ import annotations
 
 import json
+import os
 import sys
-from pathlib import Path
 
 import devset
-from cli import run_cli
+from cli import output_file, run_cli, write_file
 from config import ArgumentParser, Config, RAGError, add_pipeline_flags, config_from_args
 from pdf_loader import SAMPLE_PDF
 from scoring import SAMPLE_QUESTIONS, SUMMARY_ROWS, evaluate, fmt, load_questions
@@ -107,6 +107,8 @@ def parse_args(argv: list[str] | None):
     args = parser.parse_args(argv)
     if (args.html or args.sweep) and (args.devset or args.claims or args.dialogues):
         raise RAGError("--html and --sweep go with a question set, not with --devset, --claims or --dialogues; drop one")
+    if args.json and args.html and os.path.realpath(args.json) == os.path.realpath(args.html):
+        raise RAGError("--json and --html name the same file; give each its own")
     if (args.pdf is None) != (args.questions is None):
         raise RAGError("pass both --pdf and --questions, or neither to run the sample set")
     return args
@@ -114,7 +116,7 @@ def parse_args(argv: list[str] | None):
 
 def write_or_print(report: dict, out: str | None, show) -> None:
     if out:
-        Path(out).write_text(json.dumps(report, indent=2), encoding="utf-8")
+        write_file(out, json.dumps(report, indent=2), "--json")
     else:
         show(report)
 
@@ -122,6 +124,12 @@ def write_or_print(report: dict, out: str | None, show) -> None:
 def main(argv: list[str] | None = None) -> None:
     args = parse_args(argv)
     cfg = config_from_args(args)
+    # The inputs this run reads (or their defaults), never written over by an output file.
+    keep = (*(args.pdf or [SAMPLE_PDF]), args.questions or SAMPLE_QUESTIONS, *[args.dialogues] * bool(args.dialogues),
+            devset.DEVSET, cfg.index_dir)
+    for flag, path in (("--json", args.json), ("--html", args.html)):
+        if path:
+            output_file(path, flag, keep)  # a bad path fails now, before the run
     progress = not args.json and sys.stderr.isatty()  # only for a person watching
     if args.dialogues:
         import dialogues
@@ -130,10 +138,6 @@ def main(argv: list[str] | None = None) -> None:
         return write_or_print(report, args.json, dialogues.print_dialogues)
     if args.devset or args.claims:
         return run_devset_or_claims(args)
-    if args.html:
-        import html_report
-
-        html_report.write_html(args.html)  # an unwritable path fails now, before the run
     pdfs, questions_file = (args.pdf, args.questions) if args.pdf else ([SAMPLE_PDF], SAMPLE_QUESTIONS)
     questions = load_questions(questions_file)
     report = evaluate(questions, pdfs, cfg, progress=progress)
@@ -141,7 +145,9 @@ def main(argv: list[str] | None = None) -> None:
     write_or_print({**report, "sweep": extra} if extra else report, args.json,
                    lambda r: (print_report(r), extra and print_sweep(extra)))
     if args.html:
-        html_report.write_html(args.html, html_report.render_evaluation(report, extra, SUMMARY_ROWS))
+        import html_report
+
+        html_report.write_html(args.html, html_report.render_evaluation(report, extra, SUMMARY_ROWS), keep)
 
 
 if __name__ == "__main__":

@@ -14,13 +14,12 @@ from __future__ import annotations
 
 import html
 import math
-import os
 import re
 from collections import Counter
 from pathlib import Path
 
 from citations import CITE, strip_markers
-from config import RAGError
+from cli import output_file, write_file
 from textutils import split_sentences
 
 CSS = """:root{--ink:#1a1a1a;--line:#bdbdbd;--link:#0b5394} *{box-sizing:border-box} a{color:var(--link)}
@@ -280,19 +279,9 @@ def render_evaluation(report: dict, extra: dict | None = None, rows: list | None
         ("questions", "Questions", questions)])
 
 
-def write_html(path: str | Path, text: str | None = None) -> Path:
-    """Write the page atomically (temporary file, os.replace); no text: only check the path first."""
-    target = Path(path)
-    if target.is_dir() or not target.parent.is_dir() or not os.access(target.parent, os.W_OK):
-        raise RAGError(f"--html {path}: cannot write a file there; pass a file name in a folder that exists "
-                       f"and that you can write to, e.g. --html report.html")
+def write_html(path: str | Path, text: str | None = None, keep: tuple = ()) -> Path:
+    """Write the page whole or not at all; no text: only check the path first."""
     if text is None:
-        return target
-    tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-    try:
-        tmp.write_text(text, encoding="utf-8")
-        os.replace(tmp, target)
-    except OSError as exc:
-        tmp.unlink(missing_ok=True)
-        raise RAGError(f"--html {path}: {exc.strerror or exc}; free some space or pass another path") from None
-    return target
+        return output_file(str(path), "--html", keep)
+    write_file(str(path), text, "--html", keep)
+    return Path(path)

@@ -21,7 +21,8 @@ import os
 import sys
 from typing import Any
 
-from cli import run_cli
+from citations import ungroup
+from cli import run_cli, uninterrupted
 from config import Config, RAGError, get_config, key_variable
 
 
@@ -49,7 +50,8 @@ def load_litellm():
     # "DEV" mode it does not load a .env of its own (only the repository's .env counts).
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
     os.environ.setdefault("LITELLM_MODE", "PRODUCTION")
-    import litellm
+    with uninterrupted():
+        import litellm
 
     litellm.suppress_debug_info = True
     litellm.telemetry = False
@@ -111,7 +113,8 @@ def _call(function, model: str, cfg: Config, **kwargs: Any):
 def completion(messages: list[dict], *, model: str | None = None, temperature: float | None = None,
                max_tokens: int | None = None, cfg: Config | None = None, **kwargs: Any):
     """Chat completion at the configured model, temperature and token limit (each may be
-    overridden). Returns a LiteLLM-shaped response."""
+    overridden). Returns a LiteLLM-shaped response; ids grouped in one pair of brackets by a real
+    model ("[c0, c12]") come back one per pair ("[c0][c12]"), the form `_CITE` reads."""
     cfg = cfg or get_config()
     model = model or cfg.model
     if is_offline(model):
@@ -123,9 +126,11 @@ def completion(messages: list[dict], *, model: str | None = None, temperature: f
     response = _call(load_litellm().completion, model, cfg, messages=messages,
                      temperature=cfg.temperature if temperature is None else temperature,
                      max_tokens=max_tokens or cfg.max_tokens, **kwargs)
-    if not (response.choices[0].message.content or "").strip():
+    message = response.choices[0].message
+    if not (message.content or "").strip():
         raise RAGError(f"{model}: the model returned an empty reply (a content filter, or a token "
                        f"limit spent on reasoning); try again, raise RAG_MAX_TOKENS or pick another model")
+    message.content = ungroup(message.content)  # a real model may group ids, "[c0, c12]"
     return response
 
 

@@ -151,7 +151,7 @@ def check_file(path: Path, max_mb: float) -> None:
     if size == 0:
         raise PDFLoadError(f"{path}: the file is empty (0 bytes); re-download or re-export it")
     if size > max_mb * 1024 * 1024:
-        raise PDFLoadError(f"{path}: {size / 1024 / 1024:.0f} MB is over the {max_mb:g} MB limit; "
+        raise PDFLoadError(f"{path}: {size / 1024 / 1024:.3g} MB is over the {max_mb:g} MB limit; "
                            f"split the PDF or raise RAG_MAX_PDF_MB")
     with open(path, "rb") as fh:
         head = fh.read(1024)

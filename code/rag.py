@@ -21,12 +21,13 @@
 
 from __future__ import annotations
 
+import os
 import time
 from dataclasses import dataclass, field
 
 from chunker import Chunk
 from citations import resolve_citations
-from cli import as_text, run_cli
+from cli import as_text, output_file, run_cli
 from config import ArgumentParser, Config, RAGError, add_pipeline_flags, config_from_args, get_config
 from documents import Document, index_documents, pdf_paths
 from faithfulness import FaithfulnessReport, check_faithfulness
@@ -159,6 +160,16 @@ def parse_args(argv: list[str] | None):
     parser.add_argument("--html", metavar="FILE", help="also write the answer (with --chat, the conversation) "
                                                        "as one self-contained HTML page")
     args = parser.parse_args(argv)
+    if args.chat and args.question and not _is_document(args.question):
+        raise RAGError(f"--chat asks its questions at the prompt, and {args.question!r} is no file; "
+                       f"drop it, or pass only PDFs after --chat")
+    if args.chat and args.json:
+        raise RAGError("--json prints one answer and --chat a conversation; drop one (--save-chat FILE "
+                       "keeps a conversation as JSON)")
+    if args.save_chat and not args.chat:
+        raise RAGError("--save-chat saves a --chat conversation; add --chat, or use --json for one answer")
+    if args.save_chat and args.html and os.path.realpath(args.save_chat) == os.path.realpath(args.html):
+        raise RAGError("--save-chat and --html name the same file; give each its own")
     if args.question and (args.chat or _is_document(args.question)):
         # `rag.py report.pdf` asks the default question about report.pdf; in chat mode every
         # positional is a document.
@@ -173,8 +184,10 @@ def main(argv: list[str] | None = None) -> None:
 
     args = parse_args(argv)
     cfg = config_from_args(args)
-    if args.html:
-        html_report.write_html(args.html)  # an unwritable path fails now, before any work
+    keep = (*pdf_paths(args.pdfs), cfg.index_dir)  # never written over by an output file
+    for flag, path in (("--html", args.html), ("--save-chat", args.save_chat)):
+        if path:
+            output_file(path, flag, keep)  # a bad path fails now, before any work
     if args.chat:
         import chat
 
@@ -188,7 +201,7 @@ def main(argv: list[str] | None = None) -> None:
     else:
         output.print_text(result, cfg, args.show_context)
     if args.html:
-        html_report.write_html(args.html, html_report.render(output.to_json(result, cfg)))
+        html_report.write_html(args.html, html_report.render(output.to_json(result, cfg)), keep)
 
 
 if __name__ == "__main__":

@@ -24,6 +24,7 @@ import hashlib
 import sys
 from contextlib import suppress
 from dataclasses import replace
+from pathlib import Path
 
 import bm25
 import numpy as np
@@ -31,6 +32,7 @@ from chunker import Chunk
 from cli import run_cli
 from config import REPO_ROOT, Config, RAGError, get_config
 from embedding_helpers import embed_many, embed_one
+from pdf_loader import neutralise
 from store import APP, bm25_folder, collection_name, get_client
 from textutils import sentence_spans
 
@@ -137,15 +139,12 @@ def probe_threshold(collection, cfg: Config) -> float:
     return round(float(np.quantile([1.0 - d[0] for d in found["distances"]], PROBE_QUANTILE)), 4)
 
 
-# ------------------------------------------------------------------------------- retrieval
-
 def check_model(collection, cfg: Config) -> None:
     built_with = (collection.metadata or {}).get("embedding_model")
     if built_with != cfg.embedding_model:
-        raise IndexMismatchError(
-            f"the index was built with embedding model {built_with!r} but the current one is "
-            f"{cfg.embedding_model!r}; query with EMBEDDING_MODEL={built_with} or rebuild the "
-            f"index with the current model (delete {cfg.index_dir})")
+        raise IndexMismatchError(f"the index was built with embedding model {built_with!r} but the current one "
+                                 f"is {cfg.embedding_model!r}; query with EMBEDDING_MODEL={built_with} or "
+                                 f"rebuild the index with the current model (delete {cfg.index_dir})")
 
 
 def id_prefixes(collections) -> list[str]:
@@ -153,15 +152,22 @@ def id_prefixes(collections) -> list[str]:
     two files with the same name become "report:" and "report-2:"."""
     if len(collections) == 1:
         return [""]
-    taken, prefixes = set(), []
+    prefixes: list[str] = []
     for c in collections:
         base = (c.metadata or {}).get("tag", c.name)
-        tag, n = base, 2
-        while tag in taken:
-            tag, n = f"{base}-{n}", n + 1
-        taken.add(tag)
-        prefixes.append(tag + ":")
+        prefixes.append(next(f"{tag}:" for tag in [base] + [f"{base}-{n}" for n in range(2, len(collections) + 2)]
+                             if f"{tag}:" not in prefixes))
     return prefixes
+
+
+def source_names(collections) -> list[str | None]:
+    """When searched files share a name, enough of each path to tell them apart ("a/doc.pdf")."""
+    paths = [Path(m["source_path"]) if m.get("source_path") else None for m in (c.metadata or {} for c in collections)]
+    names = [p.name if p else None for p in paths]
+    for depth in range(2, max((len(p.parts) for p in paths if p), default=0) + 1):
+        clash = {n for n in names if n and names.count(n) > 1}
+        names = [neutralise(str(Path(*p.parts[-depth:]))) if n in clash else n for p, n in zip(paths, names)]
+    return [n if p and n != p.name else None for p, n in zip(paths, names)]  # None: the chunks' own
 
 
 def _dense(collections, q: np.ndarray, n: int) -> tuple[list, dict]:
@@ -232,13 +238,13 @@ def retrieve(collection, query: str, k: int, cfg: Config | None = None) -> list[
     found = _read(collections, contenders, scores, q)
     order = _keep_clear_winner(sorted(contenders, key=lambda key: (-fused[key], -found[key][2])), sparse,
                                sparse_scores, k)
-    prefixes = id_prefixes(collections)
+    prefixes, names = id_prefixes(collections), source_names(collections)
     chunks = []
     for rank, key in enumerate(order, start=1):
         text, meta, score = found[key]
         ranks = {"dense": dense.index(key) + 1 if key in dense else None,
                  "bm25": sparse.index(key) + 1 if key in sparse else None, "fused": rank}
-        chunks.append(Chunk(id=prefixes[key[0]] + key[1], text=text, source=meta.get("source", "doc"),
+        chunks.append(Chunk(id=prefixes[key[0]] + key[1], text=text, source=names[key[0]] or meta.get("source", "doc"),
                             start=meta.get("start", 0), page=meta.get("page"), char_start=meta.get("char_start"),
                             char_end=meta.get("char_end"), score=score, ranks=ranks))
     return chunks

@@ -170,6 +170,41 @@ def test_ctrl_c_after_the_answer_is_printed_cancels_that_turn_only(monkeypatch, 
     assert "(searched for:" not in out, "a cancelled turn is no conversation to follow up on"
 
 
+# Ctrl-C lands in the middle of LiteLLM's first import (its 300th submodule of over a thousand;
+# cut there, litellm 1.110 is left half-made without the deferral).
+CUT_IMPORT = """
+import os, signal, sys
+sys.path.insert(0, sys.argv[1])
+import llm
+
+class CtrlC:
+    seen = 0
+    def find_spec(self, name, path=None, target=None):
+        if name.startswith("litellm."):
+            CtrlC.seen += 1
+            if CtrlC.seen == 300:
+                os.kill(os.getpid(), signal.SIGINT)
+
+sys.meta_path.insert(0, CtrlC())
+try:
+    llm.load_litellm()
+except KeyboardInterrupt:
+    print("cancelled")
+reply = llm.load_litellm().completion(model="openai/any", messages=[{"role": "user", "content": "hi"}],
+                                      mock_response="whole")
+print(reply.choices[0].message.content)
+"""
+
+
+def test_ctrl_c_while_litellm_loads_takes_effect_after_and_leaves_it_whole():
+    """With a real model, the first question imports LiteLLM (seconds); a Ctrl-C then must still
+    cancel, and must not leave a half-imported LiteLLM that fails every later question."""
+    done = subprocess.run([sys.executable, "-c", CUT_IMPORT, str(CODE)], capture_output=True, text=True,
+                          timeout=300, env={**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True"})
+    assert done.stdout.split() == ["cancelled", "whole"], \
+        f"expected the cancel, then a working LiteLLM; got {done.stdout!r}\n{done.stderr[-800:]}"
+
+
 # ------------------------------------------------------------------ evaluate.py --dialogues
 
 SMALL = [

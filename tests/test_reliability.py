@@ -694,14 +694,16 @@ def test_17_chroma_server_dying_mid_run_is_a_one_line_error(tmp_path, index):
     ("RAG_MIN_RELEVANCE", "nan"), ("RAG_MIN_RELEVANCE", "inf"), ("RAG_MIN_RELEVANCE", "-inf"),
     ("RAG_MIN_RELEVANCE", "2"), ("RAG_CONTEXT_BUDGET_CHARS", "0"), ("RAG_CONTEXT_BUDGET_CHARS", "-100"),
     ("RAG_MAX_PDF_MB", "nan"),
-    ("RAG_MAX_PDF_MB", "0"), ("RAG_MAX_PDF_MB", "-1"),
+    ("RAG_MAX_PDF_MB", "0"), ("RAG_MAX_PDF_MB", "-1"), ("RAG_MAX_QUESTION_CHARS", "0"),
 ])
 def test_18_settings_that_disable_a_safeguard_are_rejected(name, value):
     """A threshold that can never be met (nan, +-inf, above the cosine maximum of 1), a context
     budget of zero or less, or a size limit that is nan or not positive, would silently refuse
     everything or remove a limit. Expected: get_config raises a RAGError naming the variable."""
-    with pytest.raises(RAGError, match=name):
+    with pytest.raises(RAGError, match=name) as raised:
         get_config(env={name: value})
+    example = str(raised.value).split("use e.g. ")[-1]
+    assert get_config(env=dict([example.split("=")])), f"the suggested fix {example!r} must itself be valid"
 
 
 def test_18_nan_threshold_is_a_one_line_error_on_the_cli(index):
