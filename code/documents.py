@@ -34,7 +34,7 @@ from chunker import chunk_pages
 from cli import as_text, printable, run_cli
 from config import Config, RAGError, get_config
 from pdf_loader import SAMPLE_PDF, check_file, load_pdf_pages, neutralise
-from retriever import build_index, open_index
+from retriever import build_index, open_index, source_names
 from store import APP, compact_store, drop_index, get_client, store_errors
 
 PROGRESS_MIN_PAGES = 20
@@ -42,7 +42,7 @@ PROGRESS_MIN_PAGES = 20
 
 @dataclass
 class Document:
-    source: str  # what citations call it: the file name
+    source: str  # what citations call it: the file name (with folders when two share it)
     collection: object  # its Chroma collection (its metadata "tag" prefixes ids: "report:c3")
     reused: bool  # True when the index existed, False when this run built it
     seconds: float = 0.0
@@ -229,7 +229,8 @@ def index_documents(paths: list[Path], cfg: Config, show_progress: bool = True) 
         listed = {c.name: c for c in get_client(cfg).list_collections()}
         documents = [open_or_build(path, cfg, show_progress, listed) for path in paths]
         prune(cfg, {as_text(str(p)): d.collection.name for p, d in zip(paths, documents)}, listed.values())
-    return documents
+    names = source_names([d.collection for d in documents])  # "a/doc.pdf" and "b/doc.pdf", as cited
+    return [replace(d, source=name) if name else d for d, name in zip(documents, names)]
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -329,8 +329,9 @@ def test_two_files_with_the_same_name_get_distinct_citation_ids(tmp_path):
     prefixes = {c.id.split(":")[0] for c in result.retrieved}
     assert prefixes == {"report", "report-2"}
     assert result.citations[0]["id"].startswith("report-2:")
-    assert {c.source for c in result.retrieved} == {str(Path("a", "report.pdf")), str(Path("b", "report.pdf"))}, \
-        "citations name enough of each path to tell two report.pdf apart"
+    both = {str(Path("a", "report.pdf")), str(Path("b", "report.pdf"))}
+    assert {c.source for c in result.retrieved} == both == {d["source"] for d in result.documents}, \
+        "citations and the index lines name enough of each path to tell two report.pdf apart"
 
 
 def test_a_lone_pdf_argument_is_a_document_not_a_question(tmp_path, capsys):
