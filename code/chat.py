@@ -153,7 +153,7 @@ def _command(command: str, last: Turn | None, result) -> Turn | None:
         for c in (result.citations if result else []):
             print(f"  [{c['id']}] p.{c['page']} ({c['source']}): \"{c['quote']}\"")
         if not (result and result.citations):
-            print("(no citations yet)")
+            print("(the last answer cited nothing)" if result else "(no citations yet)")
     else:
         print(HELP)
     return last

@@ -46,6 +46,18 @@ def fail(message: str, code: int = 2) -> "NoReturn":  # noqa: F821 - typing only
     raise SystemExit(code)
 
 
+def input_text(path: str | Path, missing: str) -> str:
+    """A text file the user names (questions, dialogues): UTF-8, with or without the byte-order
+    mark an editor may add. `missing`: what to say when it is not there (or is a folder)."""
+    path = Path(path)
+    try:
+        return path.read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise RAGError(f"{path}: not UTF-8 text (byte {exc.start}); save it as UTF-8") from None
+    except OSError:
+        raise RAGError(f"{path}: {missing}") from None
+
+
 def output_file(path: str, flag: str, keep: tuple = ()) -> Path:
     """Where `flag PATH` will be written, checked before any work: a regular file (or a new one)
     in a folder that exists and can be written, and none of `keep` (the input documents, the

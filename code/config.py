@@ -95,6 +95,7 @@ def resolve_models(env: Mapping[str, str] | None = None) -> dict[str, str]:
     The *_source values name the variable that made the choice (never its value)."""
     env = os.environ if env is None else env
     chat = chat_src = embed = embed_src = None
+    local_server = False
     if env.get("LLM_MODEL"):
         chat, chat_src = env["LLM_MODEL"], "LLM_MODEL"
     if env.get("EMBEDDING_MODEL"):
@@ -109,12 +110,17 @@ def resolve_models(env: Mapping[str, str] | None = None) -> dict[str, str]:
             continue
         if chat is None:
             chat, chat_src = provider.chat_model, provider.key_variable
-        if embed is None and provider.embedding_model:
+        # A local OpenAI-compatible server rarely embeds with OpenAI's model: its embeddings stay
+        # offline unless EMBEDDING_MODEL names one it serves.
+        local = provider.key_variable == "OPENAI_API_KEY" and bool(env.get("OPENAI_BASE_URL") or env.get("OPENAI_API_BASE"))
+        local_server |= local
+        if embed is None and provider.embedding_model and not local:
             embed, embed_src = provider.embedding_model, provider.key_variable
     if chat is None:
         chat, chat_src = OFFLINE_CHAT_MODEL, "default (no key set)"
     if embed is None:
-        embed, embed_src = OFFLINE_EMBEDDING_MODEL, "default (no embedding key set)"
+        embed, embed_src = OFFLINE_EMBEDDING_MODEL, ("default (OPENAI_BASE_URL: a local server)" if local_server
+                                                     else "default (no embedding key set)")
     return {"model": chat, "model_source": chat_src, "embedding_model": embed, "embedding_source": embed_src}
 
 
@@ -286,3 +292,5 @@ if __name__ == "__main__":
     except RAGError as exc:  # config imports nothing of the project, so no cli.run_cli here
         print(f"error: {exc}", file=sys.stderr)
         raise SystemExit(2) from None
+    except BrokenPipeError:  # `config.py | head` closed the pipe: nothing left to say
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

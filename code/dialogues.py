@@ -24,6 +24,7 @@ from pathlib import Path
 
 import chat
 import rag
+from cli import input_text
 from config import REPO_ROOT, Config, RAGError
 from documents import index_documents
 from scoring import answer_recall, fmt, hit_rank
@@ -53,7 +54,9 @@ def check_dialogue(dialogue: object, n: int, path: Path) -> dict:
     where = f"{path} dialogue {n}"
     if not isinstance(dialogue, dict) or not isinstance(dialogue.get("turns"), list) or not dialogue["turns"]:
         raise RAGError(f"{where}: expected {{\"pdf\": ..., \"turns\": [...]}} with at least one turn")
-    pdf = Path(str(dialogue.get("pdf", "")))
+    if not isinstance(dialogue.get("pdf"), str) or not dialogue["pdf"].strip():
+        raise RAGError(f"{where}: \"pdf\" is missing; name the PDF it is about, e.g. \"pdf\": \"data/sample_report.pdf\"")
+    pdf = Path(dialogue["pdf"])
     pdf = pdf if pdf.is_absolute() else REPO_ROOT / pdf
     if not pdf.is_file():
         raise RAGError(f"{where}: PDF {pdf} not found (data/devset/pdfs: python tools/fetch_devset.py)")
@@ -67,11 +70,9 @@ def check_dialogue(dialogue: object, n: int, path: Path) -> dict:
 def load_dialogues(path: str | Path) -> list[dict]:
     """Parse and check a dialogue file; a bad entry is a RAGError naming its dialogue and turn."""
     path = Path(path)
+    text = input_text(path, "dialogue file not found (or not a file); pass --dialogues FILE (a JSON list)")
     try:
-        text = path.read_text(encoding="utf-8")
         data = json.loads(text)
-    except OSError:
-        raise RAGError(f"{path}: dialogue file not found; pass --dialogues FILE (a JSON list)") from None
     except json.JSONDecodeError as exc:
         line = min(exc.lineno, len(text.rstrip().splitlines()) or 1)  # a file cut short fails past its end
         raise RAGError(f"{path} line {line}: invalid JSON ({exc.msg}); fix that line") from None

@@ -94,8 +94,8 @@ def run_devset_or_claims(args) -> None:
 
 def parse_args(argv: list[str] | None):
     parser = ArgumentParser(prog="evaluate.py", description="Score retrieval, answers and grounding over a question set.")
-    parser.add_argument("--pdf", nargs="+", help="PDF file(s) or folder (default: the sample report)")
-    parser.add_argument("--questions", help="JSON list or JSONL question file (default: data/sample_questions.jsonl)")
+    parser.add_argument("--pdf", nargs="+", help="PDF file(s) or folder, with --questions (neither: the sample set)")
+    parser.add_argument("--questions", help="JSON list or JSONL question file, with --pdf")
     add_pipeline_flags(parser)
     parser.add_argument("--json", metavar="OUT", help="write {summary, results} to OUT; prints nothing but errors")
     parser.add_argument("--devset", action="store_true", help="every data/devset document, tune vs held-out")
@@ -105,6 +105,14 @@ def parse_args(argv: list[str] | None):
     parser.add_argument("--sweep", action="store_true", help="also run every retrieval mode and the chunk sizes "
                                                              f"{SWEEP_CHUNK_SIZES} (slower; for the charts)")
     args = parser.parse_args(argv)
+    sets = [flag for flag, on in (("--devset", args.devset), ("--claims", args.claims), ("--dialogues", args.dialogues),
+                                  ("--pdf/--questions", args.pdf or args.questions)) if on]
+    if len(sets) > 1:
+        raise RAGError(f"{' and '.join(sets)} each pick what to evaluate; run them one at a time")
+    pipeline = [f"--{name.replace('_', '-')}" for name in ("top_k", "chunk_size", "overlap", "chunker", "retrieval")
+                if getattr(args, name) is not None]
+    if args.claims and pipeline:
+        raise RAGError(f"--claims checks the verifier on given contexts, so {', '.join(pipeline)} changes nothing; drop it")
     if (args.html or args.sweep) and (args.devset or args.claims or args.dialogues):
         raise RAGError("--html and --sweep go with a question set, not with --devset, --claims or --dialogues; drop one")
     if args.json and args.html and os.path.realpath(args.json) == os.path.realpath(args.html):

@@ -72,14 +72,16 @@ def provider_error(exc: Exception, model: str) -> RAGError:
     """Turn a LiteLLM exception into one line that names the fix."""
     name = type(exc).__name__
     text = (str(exc).splitlines() or [name])[0][:200]
-    if model.startswith("ollama") and ("Connect" in name or "refused" in text.lower()):
+    low, key = text.lower(), key_variable(model)
+    where = "OPENAI_BASE_URL" if model.startswith("openai/") else "the network"
+    if model.startswith("ollama") and ("Connect" in name or "refused" in low):
         return RAGError(f"cannot reach Ollama for {model}; start it with `ollama serve` "
                         f"and pull the model with `ollama pull {model.split('/', 1)[1]}`")
-    if "Authentication" in name or "PermissionDenied" in name:
-        hint = f"set {key_variable(model)}" if key_variable(model) else "set the provider's API key"
-        return RAGError(f"{model}: the provider rejected the API key ({name}); {hint} in .env "
+    if "Authentication" in name or "PermissionDenied" in name or "missing credentials" in low:
+        hint = f"set {key}" if key else "set the provider's API key"
+        return RAGError(f"{model}: the provider rejected or lacks the API key ({name}); {hint} in .env "
                         f"or unset LLM_MODEL/EMBEDDING_MODEL to run offline")
-    if "NotFound" in name or ("BadRequest" in name and "model" in text.lower()):
+    if "NotFound" in name or ("BadRequest" in name and "model" in low):
         return RAGError(f"unknown model {model!r} ({text}); check LLM_MODEL / EMBEDDING_MODEL "
                         f"(format provider/name, e.g. openai/gpt-5.4-mini)")
     if "RateLimit" in name:
@@ -88,9 +90,12 @@ def provider_error(exc: Exception, model: str) -> RAGError:
     if "Timeout" in name:
         return RAGError(f"{model}: no answer within RAG_REQUEST_TIMEOUT after retries; raise it "
                         f"or try again")
-    if "Connection" in name:
-        return RAGError(f"{model}: cannot reach the provider ({text}); check the network or "
-                        f"the API base URL")
+    if "Connection" in name or any(s in low for s in ("connection error", "name or service not known", "refused")):
+        return RAGError(f"{model}: cannot reach the provider ({text}); check {where} (is the server running?)")
+    if any(s in low for s in ("model_dump", "expecting value", "<html")):  # an HTML error page or a proxy's text, not the API's JSON
+        return RAGError(f"{model}: the reply was not the provider's JSON API; check {where} (a server's /v1 URL)")
+    if "InternalServer" in name or "ServiceUnavailable" in name:
+        return RAGError(f"{model}: the provider failed on its side ({text}); try again later or switch provider")
     return RAGError(f"{model}: provider error {name}: {text}")
 
 

@@ -31,7 +31,7 @@ from cli import as_text, output_file, run_cli
 from config import ArgumentParser, Config, RAGError, add_pipeline_flags, config_from_args, get_config
 from documents import Document, index_documents, pdf_paths
 from faithfulness import FaithfulnessReport, check_faithfulness
-from generator import Answer, answer
+from generator import Answer, answer, build_prompt
 from retriever import fit_to_budget, retrieve
 from store import store_errors
 
@@ -99,7 +99,11 @@ def ask(documents: list[Document], question: str, cfg: Config, search: str | Non
     decision = gate(retrieved, documents, cfg)                                              # 5
     if decision["passed"]:
         context = fit_to_budget(search, retrieved, cfg.context_budget_chars, cfg)           # 6
-        result_answer = answer(search, context, cfg)                                        # 7
+        try:
+            result_answer = answer(search, context, cfg)                                    # 7
+        except NotImplementedError:
+            build_prompt(search, context)  # in the starter: M3 unfinished is named before M4
+            raise
     else:  # nothing relevant: refuse here and save the model call (and its chance to invent)
         context = []
         result_answer = Answer(f"I don't know: nothing in the documents is relevant to the question "

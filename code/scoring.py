@@ -29,6 +29,7 @@ import sys
 import time
 from pathlib import Path
 
+from cli import input_text
 from config import REPO_ROOT, Config, RAGError, get_config
 
 SAMPLE_QUESTIONS = REPO_ROOT / "data" / "sample_questions.jsonl"
@@ -50,7 +51,8 @@ def _check_item(item: object, where: str) -> dict:
                        f"{type(item).__name__}; fix that entry")
     question = item.get("question")
     if not isinstance(question, str) or not question.strip():
-        raise RAGError(f"{where}: \"question\" is missing or empty; give every entry a question")
+        got = "missing or empty" if question is None or isinstance(question, str) else f"not a string ({json.dumps(question)[:30]})"
+        raise RAGError(f"{where}: \"question\" is {got}; give every entry a question as a string")
     for key in ("answer", "evidence"):
         if item.get(key) is not None and not isinstance(item[key], str):
             raise RAGError(f"{where}: \"{key}\" must be a string; quote it")
@@ -69,9 +71,7 @@ def _check_item(item: object, where: str) -> dict:
 def load_questions(path: str | Path) -> list[dict]:
     """Parse a JSON list or JSONL question file; a bad entry is a RAGError naming its line."""
     path = Path(path)
-    if not path.is_file():
-        raise RAGError(f"{path}: question file not found; pass --questions FILE (JSON or JSONL)")
-    text = path.read_text(encoding="utf-8")
+    text = input_text(path, "question file not found (or not a file); pass --questions FILE (JSON or JSONL)")
     if text.lstrip().startswith("["):
         try:
             data = json.loads(text)
@@ -81,8 +81,8 @@ def load_questions(path: str | Path) -> list[dict]:
         opens = [m.start() for m in re.finditer(r"\{", text)]
         items = []
         for n, item in enumerate(data):
-            line = text.count("\n", 0, opens[n]) + 1 if n < len(opens) else "?"
-            items.append(_check_item(item, f"{path} line {line} (entry {n + 1})"))
+            line = f"line {text.count(chr(10), 0, opens[n]) + 1} " if isinstance(item, dict) and n < len(opens) else ""
+            items.append(_check_item(item, f"{path} {line}(entry {n + 1})"))
     else:
         items = []
         for number, line in enumerate(text.splitlines(), start=1):

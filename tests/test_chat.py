@@ -104,6 +104,12 @@ def test_chat_commands_reset_sources_help_and_save_chat(monkeypatch, capsys, tmp
     assert [t["search"] for t in saved][1:] == ["and a year earlier (customer larkspur)?", "and a year earlier?"]
 
 
+def test_sources_after_a_refusal_says_the_last_answer_cited_nothing(monkeypatch, capsys):
+    monkeypatch.setattr("sys.stdin", io.StringIO("What was Q3 revenue?\nWho is the CEO of Apple?\n/sources\n\n"))
+    code, out, err = cli(["--chat"], capsys)
+    assert code == 0 and out.rstrip().endswith("(the last answer cited nothing)\n\n>"), out[-300:]
+
+
 def _read_until(process, marker: str, timeout: float = 60.0) -> str:
     text, end = "", time.monotonic() + timeout
     while marker not in text and time.monotonic() < end and process.poll() is None:

@@ -105,6 +105,27 @@ def test_json_list_files_are_accepted(tmp_path):
     assert [i["answerable"] for i in items] == [True, False] and items[0]["evidence"] == "A"
 
 
+def test_a_byte_order_mark_is_accepted_and_other_encodings_are_one_line(tmp_path):
+    path = tmp_path / "qs.jsonl"
+    path.write_bytes(b'\xef\xbb\xbf{"question": "Q?", "answer": "A"}\n')  # as Windows Notepad saves UTF-8
+    assert [i["question"] for i in load_questions(path)] == ["Q?"]
+    path.write_bytes('{"question": "Umsatz Q3?", "answer": "4,2 Mio \u20ac"}\n'.encode("cp1252"))
+    with pytest.raises(RAGError, match="not UTF-8 text.*save it as UTF-8"):
+        load_questions(path)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--devset", "--claims"], "one at a time"),
+    (["--dialogues", "d.json", "--pdf", "x.pdf", "--questions", "q.jsonl"], "one at a time"),
+    (["--claims", "--top-k", "3"], "changes nothing"),
+])
+def test_contradictory_evaluate_flags_are_refused(args, message):
+    import evaluate
+
+    with pytest.raises(RAGError, match=message):
+        evaluate.parse_args(args)
+
+
 def test_claims_benchmark_keeps_the_fresh_claims_out_of_the_tune_split():
     # The fresh claims were written blind after the verifier was tuned: they are reported on
     # their own line, and the seeded tune/held-out split of the first 90 stays as documented.

@@ -490,7 +490,7 @@ def test_429_once_is_retried_and_says_so(cli, openai_fake):
 def test_500_is_one_line(cli, openai_fake):
     run = cli.run("500", openai_fake, fault=SERVER_ERROR)
     assert {r["status"] for r in run.requests} == {500}
-    assert_one_line_error(run)
+    assert_one_line_error(run, "failed on its side", "try again")
     assert_nothing_half_written(run)
 
 
@@ -518,7 +518,7 @@ def test_hang_past_the_request_timeout_is_one_line_in_bounded_time(cli, openai_f
 def test_non_json_body_is_one_line(cli, openai_fake):
     run = cli.run("not_json", openai_fake, fault=NOT_JSON, fault_on={"chat"})
     assert run.calls("chat") and run.calls("chat")[0]["status"] == 200  # a 200 with HTML
-    assert_one_line_error(run)
+    assert_one_line_error(run, "not the provider's JSON", "OPENAI_BASE_URL")
     assert_nothing_half_written(run)
 
 

@@ -300,6 +300,14 @@ def test_provider_errors_name_the_fix():
     assert "ollama serve" in str(llm.provider_error(refused, "ollama/llama3.2"))
     unknown = litellm.NotFoundError("model not found", llm_provider="openai", model="gpt-9")
     assert "'openai/gpt-9'" in str(llm.provider_error(unknown, "openai/gpt-9"))
+    no_key = litellm.InternalServerError("OpenAIException - Missing credentials. Please pass an `api_key`",
+                                         llm_provider="openai", model="gpt-4o-mini")
+    assert "set OPENAI_API_KEY" in str(llm.provider_error(no_key, "openai/gpt-4o-mini"))
+    closed = litellm.InternalServerError("OpenAIException - Connection error.", llm_provider="openai", model="m")
+    assert "check OPENAI_BASE_URL" in str(llm.provider_error(closed, "openai/m"))
+    offline = litellm.APIConnectionError("GroqException - [Errno -2] Name or service not known",
+                                         llm_provider="groq", model="llama")
+    assert "check the network" in str(llm.provider_error(offline, "groq/llama"))
 
 
 @pytest.mark.parametrize("case", ["truncated"])  # the in-process cases above cover the others

@@ -5,7 +5,7 @@ one line, `raise NotImplementedError("M<n>: implement <function> in <file> (<wha
 source/lesson.agent.md §7")`; docstrings and comments outside the regions stay. The learner
 documents (UNDERSTANDING.md, FAILURE_ANALYSIS.md, EVALUATION.md, STARCALLOS_REFLECTION.md)
 become templates: their headings, questions and tables without the answers. Reference-only
-parts (tools/, the project-level tests/, .ci/, .git) are not copied.
+parts (tools/ but fetch_devset.py, the project-level tests/, .ci/, .git) are not copied.
 
 Run:  python tools/make_starter.py DEST [--force]    (then: cd DEST && pip install -e . && python -m pytest)
 """

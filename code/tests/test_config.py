@@ -37,6 +37,13 @@ def test_first_cloud_key_wins_and_embeddings_come_from_a_provider_that_has_them(
     assert only_anthropic["embedding_model"] == OFFLINE_EMBEDDING_MODEL
 
 
+def test_a_local_openai_compatible_server_keeps_offline_embeddings():
+    local = {"LLM_MODEL": "openai/local", "OPENAI_API_KEY": "anything", "OPENAI_BASE_URL": "http://127.0.0.1:8080/v1"}
+    assert resolve_models(local)["embedding_model"] == OFFLINE_EMBEDDING_MODEL, \
+        "a local server rarely serves OpenAI's embedding model: embeddings stay offline unless EMBEDDING_MODEL says"
+    assert resolve_models({**local, "EMBEDDING_MODEL": "openai/nomic"})["embedding_model"] == "openai/nomic"
+
+
 def test_rag_overrides_and_validation(monkeypatch):
     monkeypatch.setenv("RAG_TOP_K", "7")
     monkeypatch.setenv("RAG_CHUNKER", "sentence")
