@@ -26,7 +26,7 @@ import chat
 import rag
 from cli import input_text
 from config import REPO_ROOT, Config, RAGError
-from documents import index_documents
+from documents import index_documents, usable_store
 from scoring import answer_recall, fmt, hit_rank
 
 SPLITS = ("tune", "heldout")
@@ -137,6 +137,7 @@ def metrics(records: list[dict]) -> dict:
 
 def evaluate_dialogues(dialogues: list[dict], cfg: Config, progress: bool = False) -> dict:
     """Run every dialogue; {"summary": {split or "all": {kind: metrics}}, "results": [turns]}."""
+    cfg = usable_store(cfg)
     records, indexed = [], {}
     for n, dialogue in enumerate(dialogues, start=1):
         if progress:

@@ -17,6 +17,7 @@ Run alone:  python code/documents.py [PDF ...]    (indexes the files, says what 
 
 from __future__ import annotations
 
+import atexit
 import getpass
 import hashlib
 import os
@@ -100,7 +101,8 @@ def pdf_paths(args: list[str]) -> list[Path]:
             paths.extend(found)
         else:
             paths.append(path)
-    return list(dict.fromkeys(p.absolute() for p in paths)) or [SAMPLE_PDF]
+    # One entry per file: "../x/a.pdf" and a symlink to it are the same document.
+    return list(dict.fromkeys(p.resolve() if p.exists() else p.absolute() for p in paths)) or [SAMPLE_PDF]
 
 
 def file_hash(path: Path) -> str:
@@ -122,11 +124,11 @@ def pipeline_version() -> str:
     return h.hexdigest()[:16]
 
 
-def index_key(path: Path, cfg: Config) -> str:
+def index_key(path: Path, cfg: Config, digest: str | None = None) -> str:
     # The path is part of the key: a copy of a file under another name gets its own index,
     # so citations name the file that was asked about.
-    return "|".join([as_text(str(path)), file_hash(path), pipeline_version(), cfg.chunker, str(cfg.chunk_size),
-                     str(cfg.chunk_overlap), cfg.embedding_model])
+    return "|".join([as_text(str(path)), digest or file_hash(path), pipeline_version(), cfg.chunker,
+                     str(cfg.chunk_size), str(cfg.chunk_overlap), cfg.embedding_model])
 
 
 def owner() -> str:
@@ -138,10 +140,11 @@ def owner() -> str:
     return f"{user}@{socket.gethostname()}"
 
 
-def prune(cfg: Config, keep: dict[str, str], listed) -> None:
-    """Drop this owner's indexes of files that changed (`keep` maps path -> current collection
-    name) or no longer exist, so the store holds one index per live file. `listed`: the
-    store's collections (this run's own new ones need not be among them)."""
+def prune(cfg: Config, keep: dict[str, tuple[str, str]], listed) -> None:
+    """Drop this owner's indexes of files that changed or no longer exist (`keep` maps path ->
+    (current collection name, file hash)). An index of the same bytes under other settings
+    stays: another run may be building or reading it, and switching back reuses it. `listed`:
+    the store's collections (this run's own new ones need not be among them)."""
     dropped, me = 0, owner()
     for collection in listed:
         meta = collection.metadata or {}
@@ -149,20 +152,23 @@ def prune(cfg: Config, keep: dict[str, str], listed) -> None:
         if meta.get("app") != APP or meta.get("owner") != me or not path:
             continue
         gone = path not in keep and "\ufffd" not in path and not Path(path).exists()
-        if (path in keep and keep[path] != collection.name) or gone:
+        changed = path in keep and keep[path][0] != collection.name and (
+            keep[path][1] is None or meta.get("file_sha256") != keep[path][1])  # None: built before hashes were kept
+        if changed or gone:
             drop_index(collection.name, cfg)
             dropped += 1
     if dropped:
         compact_store(cfg)
 
 
-def _build(path: Path, key: str, cfg: Config, show_progress: bool):
+def _build(path: Path, key: str, digest: str, cfg: Config, show_progress: bool):
     progress = Progress(path.name, show_progress)
     try:
         pages = load_pdf_pages(path, max_mb=cfg.max_pdf_mb, on_page=progress.pages)
         chunks = chunk_pages(pages, cfg.chunk_size, cfg.chunk_overlap, neutralise(path.name), cfg.chunker)
         return build_index(chunks, cfg, key=key, progress=progress.chunks(len(chunks)),
-                           source=neutralise(path.name), source_path=as_text(str(path)), owner=owner(),
+                           source=neutralise(path.name), source_path=as_text(str(path)), file_sha256=digest,
+                           owner=owner(),
                            tag=re.sub(r"[^\w.-]+", "_", path.stem) or "doc", pages=len(pages))
     finally:
         progress.close()
@@ -177,7 +183,8 @@ def open_or_build(path: Path, cfg: Config, show_progress: bool = False,
 
     check_file(path, cfg.max_pdf_mb)  # before hashing: a huge file is refused unread
     start = time.perf_counter()
-    key = index_key(path, cfg)
+    digest = file_hash(path)
+    key = index_key(path, cfg, digest)
     collection = open_index(key, cfg, listed)
     if collection is None:
         locks = Path(cfg.index_dir) / "locks"
@@ -186,7 +193,7 @@ def open_or_build(path: Path, cfg: Config, show_progress: bool = False,
         with FileLock(str(locks / f"{hashlib.sha256(os.fsencode(path)).hexdigest()[:16]}.lock")):
             collection = open_index(key, cfg)
             if collection is None:
-                collection = _build(path, key, cfg, show_progress)
+                collection = _build(path, key, digest, cfg, show_progress)
                 return Document(neutralise(path.name), collection, False, time.perf_counter() - start)
     return Document(neutralise(path.name), collection, True, time.perf_counter() - start)
 
@@ -202,13 +209,21 @@ def usable_store(cfg: Config) -> Config:
                        f"for the index (it is created if missing)")
     if os.access(root, os.W_OK) and _writable(root):
         return cfg
-    copy = Path(tempfile.mkdtemp(prefix="rag_index_")) / "index"
+    return replace(cfg, index_dir=_copy_of(str(root)))
+
+
+@lru_cache(maxsize=None)
+def _copy_of(root: str) -> str:
+    """A writable copy of a read-only index folder: made once per process, removed at its exit."""
+    temp = tempfile.mkdtemp(prefix="rag_index_")
+    atexit.register(shutil.rmtree, temp, True)
+    copy = Path(temp) / "index"
     shutil.copytree(root, copy, copy_function=shutil.copyfile)
     for folder in [copy, *(p for p in copy.rglob("*") if p.is_dir())]:
         folder.chmod(0o700)  # copytree copies the folders' read-only modes too
     print(printable(f"note: {root} is read-only; answering from a temporary copy (new indexes are not kept)"),
           file=sys.stderr)
-    return replace(cfg, index_dir=str(copy))
+    return str(copy)
 
 
 def _writable(root: Path) -> bool:
@@ -228,7 +243,8 @@ def index_documents(paths: list[Path], cfg: Config, show_progress: bool = True) 
         # one request for them, not 100 (the lookup under the build lock asks the store again).
         listed = {c.name: c for c in get_client(cfg).list_collections()}
         documents = [open_or_build(path, cfg, show_progress, listed) for path in paths]
-        prune(cfg, {as_text(str(p)): d.collection.name for p, d in zip(paths, documents)}, listed.values())
+        prune(cfg, {as_text(str(p)): (d.collection.name, d.collection.metadata.get("file_sha256"))
+                    for p, d in zip(paths, documents)}, listed.values())
     names = source_names([d.collection for d in documents])  # "a/doc.pdf" and "b/doc.pdf", as cited
     return [replace(d, source=name) if name else d for d, name in zip(documents, names)]
 
@@ -238,7 +254,7 @@ def main(argv: list[str] | None = None) -> None:
     for document in index_documents(pdf_paths(sys.argv[1:] if argv is None else argv), cfg):
         what = "reused" if document.reused else "built"
         print(f"{document.source}: index {what} ({document.collection.metadata['n_chunks']} chunks, "
-              f"{document.seconds:.2f} s) in {cfg.chroma_host or cfg.index_dir}")
+              f"{document.seconds:.2f} s) in {f'{cfg.chroma_host}:{cfg.chroma_port}' if cfg.chroma_host else cfg.index_dir}")
 
 
 if __name__ == "__main__":

@@ -29,7 +29,7 @@ from chunker import Chunk
 from citations import resolve_citations
 from cli import as_text, output_file, run_cli
 from config import ArgumentParser, Config, RAGError, add_pipeline_flags, config_from_args, get_config
-from documents import Document, index_documents, pdf_paths
+from documents import Document, index_documents, pdf_paths, usable_store
 from faithfulness import FaithfulnessReport, check_faithfulness
 from generator import Answer, answer, build_prompt
 from retriever import fit_to_budget, retrieve
@@ -124,7 +124,7 @@ def run(question: str = DEFAULT_QUESTION, pdfs: list[str] | None = None, cfg: Co
         show_progress: bool = False) -> Result:
     """The whole pipeline for one question (the API the tests and notebooks use); no PDFs
     means the built-in sample report."""
-    cfg = cfg or get_config()
+    cfg = usable_store(cfg or get_config())  # a read-only index: this run's copy, for every step
     question = validate_question(question, cfg)
     start = time.perf_counter()
     documents = index_documents(pdf_paths(pdfs or []), cfg, show_progress)               # 1-3
@@ -195,6 +195,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.chat:
         import chat
 
+        cfg = usable_store(cfg)
         chat.chat(index_documents(pdf_paths(args.pdfs), cfg, show_progress=True), cfg, ask, args.save_chat,
                   args.html)
         return

@@ -33,7 +33,7 @@ from cli import run_cli
 from config import REPO_ROOT, Config, RAGError, get_config
 from embedding_helpers import embed_many, embed_one
 from pdf_loader import neutralise
-from store import APP, bm25_folder, collection_name, get_client
+from store import APP, bm25_folder, collection_name, compact_store, get_client
 from textutils import sentence_spans
 
 # Each retriever proposes this many candidates per requested result before fusion.
@@ -105,6 +105,7 @@ def build_index(chunks: list[Chunk], cfg: Config | None = None, key: str | None 
     client, name = get_client(cfg), collection_name(key)
     with suppress(Exception):  # none there: NotFoundError (ValueError in older Chroma releases)
         client.delete_collection(name)  # an interrupted build, or one with rows gone missing
+        compact_store(cfg)  # and its vector folder, which Chroma leaves behind
     meta = {"app": APP, "embedding_model": cfg.embedding_model, "complete": False,
             "n_chunks": len(chunks), **{k: v for k, v in metadata.items() if v is not None}}
     # Chroma writes its HNSW index every 1,000 rows and replays the rest from its log at every
@@ -126,6 +127,7 @@ def build_index(chunks: list[Chunk], cfg: Config | None = None, key: str | None 
         collection.modify(metadata={**meta, "complete": True})
     except BaseException:
         client.delete_collection(name)
+        compact_store(cfg)
         raise
     return collection
 
@@ -148,8 +150,7 @@ def check_model(collection, cfg: Config) -> None:
 
 
 def id_prefixes(collections) -> list[str]:
-    """"report:" for each document's chunk ids when several are searched together ("" for one);
-    two files with the same name become "report:" and "report-2:"."""
+    """Chunk id prefixes when several documents are searched ("" for one): "report:", "report-2:"."""
     if len(collections) == 1:
         return [""]
     prefixes: list[str] = []

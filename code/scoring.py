@@ -159,9 +159,9 @@ def evaluate(questions: list[dict], pdfs: list[str | Path] | None = None, cfg: C
     """Index once, ask every question, score. Returns {"summary": {...}, "results": [...]}.
     `pdfs=None` or [] searches the built-in sample report."""
     import rag
-    from documents import index_documents, pdf_paths
+    from documents import index_documents, pdf_paths, usable_store
 
-    cfg = cfg or get_config()
+    cfg = usable_store(cfg or get_config())
     start = time.perf_counter()
     documents = index_documents(pdf_paths([str(p) for p in pdfs or []]), cfg, show_progress=progress)
     index_s = time.perf_counter() - start

@@ -12,6 +12,7 @@ Run alone:  python code/documents.py [PDF ...]    (indexes files in the store, s
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 import re
 import shutil
@@ -49,6 +50,8 @@ def _client(where: tuple):
     if where[0] == "http":
         _, host, port, ssl, token = where
         headers = {"Authorization": f"Bearer {token}"} if token else None
+        # httpx logs every request at INFO, which reaches stderr once anything set up logging.
+        logging.getLogger("httpx").setLevel(logging.WARNING)
         try:
             client = chromadb.HttpClient(host=host, port=port, ssl=ssl, headers=headers, settings=settings)
             client.heartbeat()
@@ -110,6 +113,9 @@ def bm25_folder(collection_name: str, cfg: Config) -> Path:
 
 
 _SEGMENT_FOLDER = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+# What Chroma writes in a collection's vector folder (hnswlib's files): a folder holding anything
+# else, even under a UUID name, is not Chroma's and is never deleted.
+_SEGMENT_FILES = {"header.bin", "data_level0.bin", "length.bin", "link_lists.bin", "index_metadata.pickle"}
 
 
 def drop_index(collection_name: str, cfg: Config) -> None:
@@ -132,5 +138,13 @@ def compact_store(cfg: Config) -> None:
     except sqlite3.Error:
         return
     for folder in root.iterdir():
-        if folder.is_dir() and _SEGMENT_FOLDER.fullmatch(folder.name) and folder.name not in live:
+        if _SEGMENT_FOLDER.fullmatch(folder.name) and folder.name not in live and _is_vector_folder(folder):
             shutil.rmtree(folder, ignore_errors=True)
+
+
+def _is_vector_folder(folder: Path) -> bool:
+    """A folder Chroma wrote: a real folder of hnswlib's files and nothing else."""
+    if folder.is_symlink() or not folder.is_dir():
+        return False
+    entries = list(folder.iterdir())
+    return bool(entries) and all(p.name in _SEGMENT_FILES and p.is_file() and not p.is_symlink() for p in entries)

@@ -491,6 +491,39 @@ def test_11_reindexing_leaves_no_orphaned_data_on_disk(tmp_path, in_process_inde
     assert not problems, "expected re-indexing to leave no orphaned data: " + "; ".join(problems)
 
 
+def test_11_cleanup_never_deletes_a_folder_it_did_not_write(tmp_path, in_process_index):
+    """The space-giving sweep after a dropped index deletes Chroma's orphaned vector folders
+    (UUID names); a user's folder that happens to have such a name is not one of them."""
+    theirs = in_process_index / "12345678-1234-1234-1234-123456789abc"
+    theirs.mkdir(parents=True)
+    (theirs / "thesis.txt").write_text("precious")
+    gone = write_pdf(tmp_path / "gone.pdf", VAULT)
+    rag.run(VAULT_QUESTION, [str(gone)])
+    gone.unlink()
+    rag.run(VAULT_QUESTION, [str(write_pdf(tmp_path / "other.pdf", VAULT))])  # prunes gone.pdf's index
+    assert (theirs / "thesis.txt").read_text() == "precious", "a folder the project did not write is left alone"
+
+
+def test_11_other_settings_of_the_same_file_are_kept_and_a_change_drops_them(tmp_path, in_process_index):
+    """Another run may be building or reading the same file's index under other settings:
+    dropping it crashed that run. Only a changed (or deleted) file's indexes are dropped."""
+    from dataclasses import replace
+
+    pdf = write_pdf(tmp_path / "memo.pdf", VAULT)
+    cfg = get_config()
+    for size in (120, 60):
+        rag.run(VAULT_QUESTION, [str(pdf)], replace(cfg, chunk_size=size, chunk_overlap=size // 4))
+    from store import get_client
+
+    def mine() -> list[dict]:
+        return [c.metadata for c in get_client(cfg).list_collections()
+                if (c.metadata or {}).get("source_path") == str(pdf.resolve())]
+    assert len(mine()) == 2, "both settings' indexes of the unchanged file stay"
+    write_pdf(pdf, VAULT + ["", "The code changes every month."])
+    rag.run(VAULT_QUESTION, [str(pdf)], cfg)
+    assert len(mine()) == 1, "the file changed: its older indexes are dropped, whatever their settings"
+
+
 # ============================================================ 12. one huge word hides the answer
 
 def test_12_one_huge_word_does_not_hide_the_sentence_next_to_it(tmp_path, in_process_index):
@@ -784,6 +817,28 @@ def test_23_read_only_index_can_be_queried(tmp_path, index):
     assert "delete" not in result.err, f"a healthy index must never be called broken:\n{result.explain()}"
     assert result.code == 0 and "4471" in result.out, f"expected an answer from the read-only index:\n{result.explain()}"
     assert before == after, "expected the read-only index untouched"
+
+
+@pytest.mark.slow
+def test_23_read_only_index_answers_about_a_new_pdf_and_leaves_no_copy(tmp_path, index):
+    """A PDF the read-only index does not hold yet is indexed into the run's temporary copy and
+    answered from it (BM25 included), and the copy is gone when the run ends."""
+    run_rag(VAULT_QUESTION, write_pdf(tmp_path / "vault.pdf", VAULT), env=child_env(index))
+    new = write_pdf(tmp_path / "memo.pdf", ["Memo.", "", "The backup generator was serviced in May 2024."])
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    for path in [index, *index.rglob("*")]:
+        path.chmod(0o555 if path.is_dir() else 0o444)
+    try:
+        if not read_only_is_enforced(index):
+            pytest.skip("cannot make a folder read-only for a child process here")
+        result = run_rag("When was the backup generator serviced?", new, env=child_env(index, TMPDIR=str(temp)),
+                         preexec_fn=read_only_preexec())
+    finally:
+        for path in [index, *index.rglob("*")]:
+            path.chmod(0o755 if path.is_dir() else 0o644)
+    assert result.code == 0 and "May 2024" in result.out, f"expected an answer from the copy:\n{result.explain()}"
+    assert list(temp.iterdir()) == [], "the temporary copy of the index is removed when the run ends"
 
 
 def test_23_user_file_at_index_path_is_not_offered_for_deletion(tmp_path):

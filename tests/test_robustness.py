@@ -342,6 +342,14 @@ def test_two_files_with_the_same_name_get_distinct_citation_ids(tmp_path):
         "citations and the index lines name enough of each path to tell two report.pdf apart"
 
 
+def test_one_file_named_two_ways_is_one_document(tmp_path):
+    (tmp_path / "a").mkdir()
+    pdf = write_pdf(tmp_path / "a" / "report.pdf", REVENUE)
+    (tmp_path / "link.pdf").symlink_to(pdf)
+    same = [str(pdf), str(tmp_path / "a" / ".." / "a" / "report.pdf"), str(tmp_path / "link.pdf")]
+    assert documents.pdf_paths(same) == [pdf.resolve()], "a path with '..' and a symlink name the same file"
+
+
 def test_a_lone_pdf_argument_is_a_document_not_a_question(tmp_path, capsys):
     pdf = write_pdf(tmp_path / "q3.pdf", REVENUE)
     code, out, _ = cli(["--json", str(pdf)], capsys)
