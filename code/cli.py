@@ -96,8 +96,8 @@ def write_file(path: str, text: str, flag: str, keep: tuple = ()) -> None:
 def uninterrupted():
     """Ctrl-C waits for the block to finish, then takes effect: for work that must not stop
     halfway (an import cut short leaves a half-made module that breaks every later call)."""
-    if threading.current_thread() is not threading.main_thread():
-        yield  # only the main thread receives signals
+    if threading.current_thread() is not threading.main_thread() or signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        yield  # only the main thread receives signals; an ignored Ctrl-C stays ignored
         return
     pressed = []
     previous = signal.signal(signal.SIGINT, lambda *_: pressed.append(True))
