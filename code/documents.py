@@ -9,7 +9,8 @@ Promises about the store (the README's "Reliability and security" section):
 * builds of one file are serialised by a lock file, so two runs on a new PDF both succeed;
 * an index is used only when its build finished and it holds every chunk it recorded;
 * only collections this project made, on this machine for this user, are ever deleted: the
-  old index of a file that changed or disappeared. Another user's or application's
+  old indexes of a file that changed or disappeared, or that older loader/chunker code made
+  (an unchanged file's index under other settings is kept). Another user's or application's
   collections in a shared store or on a shared Chroma server are never touched.
 
 Run alone:  python code/documents.py [PDF ...]    (indexes the files, says what was reused)
@@ -141,10 +142,11 @@ def owner() -> str:
 
 
 def prune(cfg: Config, keep: dict[str, tuple[str, str]], listed) -> None:
-    """Drop this owner's indexes of files that changed or no longer exist (`keep` maps path ->
-    (current collection name, file hash)). An index of the same bytes under other settings
-    stays: another run may be building or reading it, and switching back reuses it. `listed`:
-    the store's collections (this run's own new ones need not be among them)."""
+    """Drop this owner's indexes of files that changed or no longer exist, or made by older
+    loader/chunker code (`keep` maps path -> (current collection name, file hash)). An index of
+    the same bytes and code under other settings stays: another run may be building or reading
+    it, and switching back reuses it. `listed`: the store's collections (this run's own new ones
+    need not be among them)."""
     dropped, me = 0, owner()
     for collection in listed:
         meta = collection.metadata or {}
@@ -153,7 +155,8 @@ def prune(cfg: Config, keep: dict[str, tuple[str, str]], listed) -> None:
             continue
         gone = path not in keep and "\ufffd" not in path and not Path(path).exists()
         changed = path in keep and keep[path][0] != collection.name and (
-            keep[path][1] is None or meta.get("file_sha256") != keep[path][1])  # None: built before hashes were kept
+            keep[path][1] is None or meta.get("file_sha256") != keep[path][1]  # None: built before hashes were kept
+            or meta.get("pipeline") != pipeline_version())
         if changed or gone:
             drop_index(collection.name, cfg)
             dropped += 1
@@ -168,7 +171,7 @@ def _build(path: Path, key: str, digest: str, cfg: Config, show_progress: bool):
         chunks = chunk_pages(pages, cfg.chunk_size, cfg.chunk_overlap, neutralise(path.name), cfg.chunker)
         return build_index(chunks, cfg, key=key, progress=progress.chunks(len(chunks)),
                            source=neutralise(path.name), source_path=as_text(str(path)), file_sha256=digest,
-                           owner=owner(),
+                           pipeline=pipeline_version(), owner=owner(),
                            tag=re.sub(r"[^\w.-]+", "_", path.stem) or "doc", pages=len(pages))
     finally:
         progress.close()

@@ -524,6 +524,21 @@ def test_11_other_settings_of_the_same_file_are_kept_and_a_change_drops_them(tmp
     assert len(mine()) == 1, "the file changed: its older indexes are dropped, whatever their settings"
 
 
+def test_11_indexes_made_by_older_loader_or_chunker_code_are_dropped(tmp_path, in_process_index, monkeypatch):
+    """A learner edits chunker.py (M1) again and again: each edit keys a new index, and the ones
+    the old code made can never be used again."""
+    import documents
+    from store import get_client
+
+    pdf = write_pdf(tmp_path / "memo.pdf", VAULT)
+    rag.run(VAULT_QUESTION, [str(pdf)])
+    monkeypatch.setattr(documents, "pipeline_version", lambda: "chunker.py edited")
+    rag.run(VAULT_QUESTION, [str(pdf)])
+    made = [c.metadata.get("pipeline") for c in get_client(get_config()).list_collections()
+            if (c.metadata or {}).get("source_path") == str(pdf.resolve())]
+    assert made == ["chunker.py edited"], f"only the current code's index stays: {made}"
+
+
 # ============================================================ 12. one huge word hides the answer
 
 def test_12_one_huge_word_does_not_hide_the_sentence_next_to_it(tmp_path, in_process_index):
