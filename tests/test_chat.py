@@ -168,11 +168,11 @@ def test_ctrl_c_after_the_answer_is_printed_cancels_that_turn_only(monkeypatch, 
         return to_json(result, cfg)
 
     monkeypatch.setattr(output, "to_json", interrupted_once)
-    monkeypatch.setattr("sys.stdin", io.StringIO("What was Q3 revenue?\nand in Q4?\n\n"))
+    monkeypatch.setattr("sys.stdin", io.StringIO("How many customers did Larkspur have?\nand a year earlier?\n\n"))
     code, out, err = cli(["--chat", "--save-chat", str(tmp_path / "chat.json")], capsys)
     assert code == 0 and "(cancelled)" in out, f"exit {code}, the session should go on: {err}"
     saved = json.loads((tmp_path / "chat.json").read_text())
-    assert [t["question"] for t in saved] == ["and in Q4?"], "only the turn that finished is saved"
+    assert [t["question"] for t in saved] == ["and a year earlier?"], "only the turn that finished is saved"
     assert "(searched for:" not in out, "a cancelled turn is no conversation to follow up on"
 
 

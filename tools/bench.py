@@ -16,7 +16,6 @@ Run alone:  python tools/bench.py                (3 runs, about 5 minutes on 2 c
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import platform
@@ -38,8 +37,8 @@ ROOT = Path(__file__).resolve().parent.parent
 CODE = ROOT / "code"
 sys.path[:0] = [str(CODE), str(CODE / "tests")]
 
-from cli import run_cli  # noqa: E402
-from config import RAGError, get_config  # noqa: E402
+from cli import output_file, run_cli, write_file  # noqa: E402
+from config import ArgumentParser, RAGError, get_config  # noqa: E402
 from pdf_loader import SAMPLE_PDF  # noqa: E402
 from pdf_writer import write_pdf  # noqa: E402
 
@@ -268,13 +267,17 @@ def _rows(r: dict) -> list[tuple[str, str]]:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="bench.py", description="Offline speed, memory and scale benchmark.")
+    parser = ArgumentParser(prog="bench.py", description="Offline speed, memory and scale benchmark.")
     parser.add_argument("--runs", type=int, default=3, help="repetitions; medians are reported")
     parser.add_argument("--pages", type=int, default=200, help="pages of the generated PDF")
     parser.add_argument("--quick", action="store_true", help="1 run; 200 pages and 20 files at scale")
     parser.add_argument("--json", metavar="OUT", help="also write the numbers to OUT as JSON")
     args = parser.parse_args(argv)
-    runs, started = 1 if args.quick else max(1, args.runs), time.perf_counter()
+    if args.runs < 1 or args.pages < 1:
+        raise RAGError(f"--runs {args.runs} --pages {args.pages}: both must be at least 1, e.g. --runs 3 --pages 200")
+    if args.json:
+        output_file(args.json, "--json")  # a bad path fails now, not after minutes of benchmark
+    runs, started = 1 if args.quick else args.runs, time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="rag-bench-") as tmp:
         os.environ["RAG_INDEX_DIR"] = str(Path(tmp) / "unused")  # nothing may reach .rag_index/
         r = {**bench(runs, args.pages, Path(tmp)), **scale(runs, Path(tmp), args.quick)}
@@ -293,7 +296,7 @@ def main(argv: list[str] | None = None) -> None:
     for name, value in rows:
         print(f"| {name:<{width}} | {value} |")
     if args.json:
-        Path(args.json).write_text(json.dumps(r, indent=2) + "\n", encoding="utf-8")
+        write_file(args.json, json.dumps(r, indent=2) + "\n", "--json")
 
 
 if __name__ == "__main__":

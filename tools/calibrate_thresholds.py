@@ -23,7 +23,7 @@ import offline_answerer  # noqa: E402
 import offline_model  # noqa: E402
 import rag  # noqa: E402
 from cli import run_cli  # noqa: E402
-from config import get_config  # noqa: E402
+from config import ArgumentParser, get_config  # noqa: E402
 from generator import build_prompt  # noqa: E402
 from textutils import anchors, spelled_out, terms  # noqa: E402
 
@@ -40,7 +40,8 @@ def answer_coverage(question: str, chunks) -> float | None:
     return max((coverage for _, coverage, rank in scored if rank), default=None)
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
+    ArgumentParser(prog="calibrate_thresholds.py", description=__doc__.splitlines()[0]).parse_args(argv)
     cfg = get_config()
     questions = scoring.load_questions(scoring.SAMPLE_QUESTIONS)
     documents = rag.index_documents([SAMPLE_PDF], cfg, show_progress=False)

@@ -77,7 +77,7 @@ def corpora(only: list[str] | None) -> list[tuple[str, Path, list[dict]]]:
             found.append((name, DEVSET / "pdfs" / f"{name}.pdf", questions))
     unknown = sorted(set(only or []) - {name for name, _, _ in found})
     if unknown:
-        raise RAGError(f"--only: no corpus named {unknown}; choose from {[name for name, _, _ in found]}")
+        raise RAGError(f"--only: no corpus named {', '.join(unknown)}; choose from {', '.join(n for n, _, _ in found)}")
     found = [c for c in found if not only or c[0] in only]
     missing = [str(pdf) for _, pdf, _ in found if not pdf.is_file()]
     if missing:

@@ -25,7 +25,7 @@ sys.path[:0] = [str(REPO_ROOT / "code"), str(REPO_ROOT / "code" / "tests")]
 
 from cli import run_cli  # noqa: E402
 from config import RAGError  # noqa: E402
-from pdf_loader import SAMPLE_PAGES, load_pdf_pages  # noqa: E402
+from pdf_loader import PAGE_SEPARATOR, SAMPLE_PAGES, SAMPLE_TEXT, load_pdf_pages  # noqa: E402
 from pdf_writer import write_pdf  # noqa: E402
 
 PDF_PATH = REPO_ROOT / "data" / "sample_report.pdf"
@@ -80,7 +80,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--check", action="store_true", help="only check the existing PDF")
     args = parser.parse_args(argv)
     if not args.check:
-        write_pdf(PDF_PATH, SAMPLE_PAGES)
+        # The text as written (SAMPLE_PAGES is it as the loader returns it, headings marked).
+        write_pdf(PDF_PATH, [page.strip() for page in SAMPLE_TEXT.read_text(encoding="utf-8").split(PAGE_SEPARATOR)])
         print(f"wrote {PDF_PATH.relative_to(REPO_ROOT)} ({PDF_PATH.stat().st_size} bytes)")
     problems = check()
     if problems:
