@@ -98,6 +98,7 @@ def chat(documents, cfg: Config, ask, save_to: str | None = None, html_to: str |
 
 
 def _loop(documents, cfg: Config, ask, state: dict) -> None:
+    """Read and answer until an empty line or Ctrl-D; Ctrl-C at the prompt gives a new one."""
     while True:
         try:
             question = as_text(input("\n> ")).strip()
