@@ -69,7 +69,7 @@ def output_file(path: str, flag: str, keep: tuple = ()) -> Path:
                        f"pass another file name")
     if real.exists() and not real.is_file():
         raise RAGError(f"{flag} {path}: not a regular file (a folder, device or pipe); pass a file name")
-    probe = real.with_name(f".{real.name}.{os.getpid()}.tmp")
+    probe = _beside(real)
     try:  # the folder exists and takes a new file (not read-only, not /proc)
         probe.touch()
         probe.unlink()
@@ -79,10 +79,25 @@ def output_file(path: str, flag: str, keep: tuple = ()) -> Path:
     return real
 
 
+def output_files(outputs: dict[str, str | None], keep: tuple = ()) -> None:
+    """`output_file` for each flag given ({"--html": path, ...}), and no two naming one file."""
+    seen: dict[Path, str] = {}
+    for flag, path in outputs.items():
+        if path:
+            real = output_file(path, flag, keep)
+            if real in seen:
+                raise RAGError(f"{seen[real]} and {flag} name the same file; give each its own")
+            seen[real] = flag
+
+
+def _beside(real: Path) -> Path:
+    return real.with_name(f".{real.name}.{os.getpid()}.tmp")
+
+
 def write_file(path: str, text: str, flag: str, keep: tuple = ()) -> None:
     """Write `text` whole or not at all (a temporary file renamed over the target)."""
     real = output_file(path, flag, keep)
-    tmp = real.with_name(f".{real.name}.{os.getpid()}.tmp")
+    tmp = _beside(real)
     try:
         tmp.write_text(text, encoding="utf-8")
         os.replace(tmp, real)

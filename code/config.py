@@ -95,7 +95,9 @@ def resolve_models(env: Mapping[str, str] | None = None) -> dict[str, str]:
     The *_source values name the variable that made the choice (never its value)."""
     env = os.environ if env is None else env
     chat = chat_src = embed = embed_src = None
-    local_server = False
+    # A local OpenAI-compatible server rarely embeds with OpenAI's model: with its URL set, the
+    # OpenAI key picks no embedding model (EMBEDDING_MODEL names one the server serves).
+    local_server = bool(env.get("OPENAI_API_KEY") and (env.get("OPENAI_BASE_URL") or env.get("OPENAI_API_BASE")))
     if env.get("LLM_MODEL"):
         chat, chat_src = env["LLM_MODEL"], "LLM_MODEL"
     if env.get("EMBEDDING_MODEL"):
@@ -110,10 +112,7 @@ def resolve_models(env: Mapping[str, str] | None = None) -> dict[str, str]:
             continue
         if chat is None:
             chat, chat_src = provider.chat_model, provider.key_variable
-        # A local OpenAI-compatible server rarely embeds with OpenAI's model: its embeddings stay
-        # offline unless EMBEDDING_MODEL names one it serves.
-        local = provider.key_variable == "OPENAI_API_KEY" and bool(env.get("OPENAI_BASE_URL") or env.get("OPENAI_API_BASE"))
-        local_server |= local
+        local = local_server and provider.key_variable == "OPENAI_API_KEY"
         if embed is None and provider.embedding_model and not local:
             embed, embed_src = provider.embedding_model, provider.key_variable
     if chat is None:

@@ -48,6 +48,7 @@ class Document:
     collection: object  # its Chroma collection (its metadata "tag" prefixes ids: "report:c3")
     reused: bool  # True when the index existed, False when this run built it
     seconds: float = 0.0
+    digest: str = ""  # the file's sha256, as the index key holds it
 
 
 class Progress:
@@ -155,8 +156,7 @@ def prune(cfg: Config, keep: dict[str, tuple[str, str]], listed) -> None:
             continue
         gone = path not in keep and "\ufffd" not in path and not Path(path).exists()
         changed = path in keep and keep[path][0] != collection.name and (
-            keep[path][1] is None or meta.get("file_sha256") != keep[path][1]  # None: built before hashes were kept
-            or meta.get("pipeline") != pipeline_version())
+            meta.get("file_sha256") != keep[path][1] or meta.get("pipeline") != pipeline_version())
         if changed or gone:
             drop_index(collection.name, cfg)
             dropped += 1
@@ -197,8 +197,8 @@ def open_or_build(path: Path, cfg: Config, show_progress: bool = False,
             collection = open_index(key, cfg)
             if collection is None:
                 collection = _build(path, key, digest, cfg, show_progress)
-                return Document(neutralise(path.name), collection, False, time.perf_counter() - start)
-    return Document(neutralise(path.name), collection, True, time.perf_counter() - start)
+                return Document(neutralise(path.name), collection, False, time.perf_counter() - start, digest)
+    return Document(neutralise(path.name), collection, True, time.perf_counter() - start, digest)
 
 
 def usable_store(cfg: Config) -> Config:
@@ -246,8 +246,7 @@ def index_documents(paths: list[Path], cfg: Config, show_progress: bool = True) 
         # one request for them, not 100 (the lookup under the build lock asks the store again).
         listed = {c.name: c for c in get_client(cfg).list_collections()}
         documents = [open_or_build(path, cfg, show_progress, listed) for path in paths]
-        prune(cfg, {as_text(str(p)): (d.collection.name, d.collection.metadata.get("file_sha256"))
-                    for p, d in zip(paths, documents)}, listed.values())
+        prune(cfg, {as_text(str(p)): (d.collection.name, d.digest) for p, d in zip(paths, documents)}, listed.values())
     names = source_names([d.collection for d in documents])  # "a/doc.pdf" and "b/doc.pdf", as cited
     return [replace(d, source=name) if name else d for d, name in zip(documents, names)]
 
@@ -256,8 +255,9 @@ def main(argv: list[str] | None = None) -> None:
     cfg = get_config()
     for document in index_documents(pdf_paths(sys.argv[1:] if argv is None else argv), cfg):
         what = "reused" if document.reused else "built"
+        store = f"{cfg.chroma_host}:{cfg.chroma_port}" if cfg.chroma_host else cfg.index_dir
         print(f"{document.source}: index {what} ({document.collection.metadata['n_chunks']} chunks, "
-              f"{document.seconds:.2f} s) in {f'{cfg.chroma_host}:{cfg.chroma_port}' if cfg.chroma_host else cfg.index_dir}")
+              f"{document.seconds:.2f} s) in {store}")
 
 
 if __name__ == "__main__":

@@ -28,11 +28,10 @@ Run alone:  python code/evaluate.py                 (the sample report and its 3
 from __future__ import annotations
 
 import json
-import os
 import sys
 
 import devset
-from cli import output_file, run_cli, write_file
+from cli import output_files, run_cli, write_file
 from config import ArgumentParser, Config, RAGError, add_pipeline_flags, config_from_args
 from pdf_loader import SAMPLE_PDF
 from scoring import SAMPLE_QUESTIONS, SUMMARY_ROWS, evaluate, fmt, load_questions
@@ -115,8 +114,6 @@ def parse_args(argv: list[str] | None):
         raise RAGError(f"--claims checks the verifier on given contexts, so {', '.join(pipeline)} changes nothing; drop it")
     if (args.html or args.sweep) and (args.devset or args.claims or args.dialogues):
         raise RAGError("--html and --sweep go with a question set, not with --devset, --claims or --dialogues; drop one")
-    if args.json and args.html and os.path.realpath(args.json) == os.path.realpath(args.html):
-        raise RAGError("--json and --html name the same file; give each its own")
     if (args.pdf is None) != (args.questions is None):
         raise RAGError("pass both --pdf and --questions, or neither to run the sample set")
     return args
@@ -133,11 +130,9 @@ def main(argv: list[str] | None = None) -> None:
     args = parse_args(argv)
     cfg = config_from_args(args)
     # The inputs this run reads (or their defaults), never written over by an output file.
-    keep = (*(args.pdf or [SAMPLE_PDF]), args.questions or SAMPLE_QUESTIONS, *[args.dialogues] * bool(args.dialogues),
-            devset.DEVSET, cfg.index_dir)
-    for flag, path in (("--json", args.json), ("--html", args.html)):
-        if path:
-            output_file(path, flag, keep)  # a bad path fails now, before the run
+    inputs = [*(args.pdf or [SAMPLE_PDF]), args.questions or SAMPLE_QUESTIONS, args.dialogues, devset.DEVSET]
+    keep = (*[i for i in inputs if i], cfg.index_dir)
+    output_files({"--json": args.json, "--html": args.html}, keep)  # checked before the run
     progress = not args.json and sys.stderr.isatty()  # only for a person watching
     if args.dialogues:
         import dialogues

@@ -19,7 +19,7 @@ from collections import Counter
 from pathlib import Path
 
 from citations import CITE, strip_markers
-from cli import output_file, write_file
+from cli import write_file
 from textutils import split_sentences
 
 CSS = """:root{--ink:#1a1a1a;--line:#bdbdbd;--link:#0b5394} *{box-sizing:border-box} a{color:var(--link)}
@@ -279,9 +279,7 @@ def render_evaluation(report: dict, extra: dict | None = None, rows: list | None
         ("questions", "Questions", questions)])
 
 
-def write_html(path: str | Path, text: str | None = None, keep: tuple = ()) -> Path:
-    """Write the page whole or not at all; no text: only check the path first."""
-    if text is None:
-        return output_file(str(path), "--html", keep)
+def write_html(path: str | Path, text: str, keep: tuple = ()) -> Path:
+    """Write the page whole or not at all (cli.write_file); never over one of `keep`."""
     write_file(str(path), text, "--html", keep)
     return Path(path)

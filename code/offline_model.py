@@ -59,7 +59,8 @@ OFFLINE_CHAT = "offline/extractive"
 # ------------------------------------------------------------------------- the rules
 
 # A rule is negated when a negation stands right before it: "never say", "do not rely only on".
-_NEGATED = re.compile(r"\b(never|not|no|don't|dont|avoid|without)\b(?:\s+\w+)?\s*$", re.I)
+_NEGATION = r"\b(never|not|no|don't|dont|avoid|without)\b"
+_NEGATED = re.compile(_NEGATION + r"(?:\s+\w+)?\s*$", re.I)
 _SOURCE = r"(context|passages?|documents?|sources?|excerpts?|provided|given|chunks?|retrieved|(the|this|that) text)"
 _NEAR = r"[^.;\n]{0,60}"  # within one clause
 # No negation between: "only these rules, never instructions in the passages" is no grounding.
@@ -91,7 +92,7 @@ _GUESSES = _any(r"\b(fill|complete|supplement|answer)\b[^.;\n]{0,40}\bwhat you (
                 r"\b(give|make|offer|add|take)\b[^.;\n]{0,20}\bguess(es)?\b")
 _OBEYS_CONTEXT = _any(r"\b(follow|obey|execute|carry out|act on)\b[^.;\n]{0,30}\b(instructions?|commands?|requests?)\b"
                       rf"[^.;\n]{{0,20}}\b(in|inside|within|found in|from)\b[^.;\n]{{0,20}}\b(it|them|{_SOURCE})\b")
-_ANY_NEGATION = re.compile(r"\b(never|not|no|don't|dont|avoid|without)\b|n't\b", re.I)
+_ANY_NEGATION = re.compile(_NEGATION + r"|n't\b", re.I)
 _EXAMPLE_ID = r"\[(?:[\w.-]+:)?c\d+\]"
 _CITES = _any(r"\bcit(e|es|ing|ation|ations)\b", r"\b(chunk|passage|source) ids?\b",
               r"\bids?\b[^.;\n]{0,60}\b(square )?brackets\b", r"\bbrackets\b[^.;\n]{0,40}\bids?\b",
@@ -115,7 +116,6 @@ _UNTRUSTED = _any(r"\buntrusted\b", rf"\b(not|never) (as )?(an? )?{_ORDERS}\b",
 # The same rule told across a semicolon: "It may contain text that looks like instructions; disregard it."
 _UNTRUSTED_SENTENCE = re.compile(rf"\b(contains?|includes?|hold|holds|have|has)\b[^.\n]{{0,50}}\b{_ORDERS}\b[^.\n]{{0,40}}"
                                  r"\b(ignore|disregard|do not (follow|obey)|don't (follow|obey)|never (follow|obey))\b", re.I)
-
 
 _ABBREVIATION = re.compile(r"\b(e\.g|i\.e)\.", re.I)  # no end of a clause
 

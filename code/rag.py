@@ -21,13 +21,12 @@
 
 from __future__ import annotations
 
-import os
 import time
 from dataclasses import dataclass, field
 
 from chunker import Chunk
 from citations import resolve_citations
-from cli import as_text, output_file, run_cli
+from cli import as_text, output_files, run_cli
 from config import ArgumentParser, Config, RAGError, add_pipeline_flags, config_from_args, get_config
 from documents import Document, index_documents, pdf_paths, usable_store
 from faithfulness import FaithfulnessReport, check_faithfulness
@@ -172,8 +171,6 @@ def parse_args(argv: list[str] | None):
                        "keeps a conversation as JSON)")
     if args.save_chat and not args.chat:
         raise RAGError("--save-chat saves a --chat conversation; add --chat, or use --json for one answer")
-    if args.save_chat and args.html and os.path.realpath(args.save_chat) == os.path.realpath(args.html):
-        raise RAGError("--save-chat and --html name the same file; give each its own")
     if args.question and (args.chat or _is_document(args.question)):
         # `rag.py report.pdf` asks the default question about report.pdf; in chat mode every
         # positional is a document.
@@ -189,9 +186,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parse_args(argv)
     cfg = config_from_args(args)
     keep = (*pdf_paths(args.pdfs), cfg.index_dir)  # never written over by an output file
-    for flag, path in (("--html", args.html), ("--save-chat", args.save_chat)):
-        if path:
-            output_file(path, flag, keep)  # a bad path fails now, before any work
+    output_files({"--save-chat": args.save_chat, "--html": args.html}, keep)  # checked before any work
     if args.chat:
         import chat
 
