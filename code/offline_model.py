@@ -167,6 +167,8 @@ _CONTEXT_LINE = re.compile(rf"^\s*(?:[-*]\s*)?\[({_ID})\]\s*[:\-\u2013]?\s*(.*)$
 _LABEL = re.compile(r"(?:^|\n|(?<=[.?!:]) )[ \t]*\**(question|q|claim|statement|context|passages?|answer|sources?)\**[ \t]*:[ \t]*",
                     re.I)
 _TAG = re.compile(r"</?\s*[a-z_]+\s*>", re.I)
+# A fence tag stands at a line's or entry's edge; one inside ("uses the <b> tag") is text.
+_EDGE_TAGS = re.compile(rf"^(\s*{_TAG.pattern})+|({_TAG.pattern}\s*)+$", re.I)
 
 
 def _entries(text: str) -> list[tuple[str, str | None]]:
@@ -192,12 +194,12 @@ def parse_context(text: str) -> list[tuple[str, str]]:
             entries.append([match.group(1), match.group(2).strip()])
         elif cid is not None:
             entries[-1][1] += " " + line.strip()
-    return [(cid, _TAG.sub(" ", text).strip()) for cid, text in entries]
+    return [(cid, _EDGE_TAGS.sub(" ", text).strip()) for cid, text in entries]
 
 
 def _without_context(text: str) -> str:
-    """The text with its context entries and tags taken out."""
-    return "\n".join(_TAG.sub(" ", line) for line, cid in _entries(text) if cid is None)
+    """The text with its context entries and fence tags taken out."""
+    return "\n".join(_EDGE_TAGS.sub(" ", line) for line, cid in _entries(text) if cid is None)
 
 
 def labelled(text: str, names: tuple[str, ...], paragraph: bool = True) -> str | None:
@@ -296,5 +298,4 @@ def response(content: str, messages: list[dict], model: str) -> Response:
     usage = Response(prompt_tokens=prompt_chars // 4, completion_tokens=len(content) // 4,
                      total_tokens=(prompt_chars + len(content)) // 4)
     message = Response(role="assistant", content=content)
-    return Response(model=model, choices=[Response(index=0, message=message, finish_reason="stop")],
-                    usage=usage)
+    return Response(model=model, choices=[Response(index=0, message=message, finish_reason="stop")], usage=usage)

@@ -167,6 +167,14 @@ def test_a_question_inside_the_context_fence_is_document_text():
     assert prompt.question == "" and prompt.context == [("c0", "x")]
 
 
+def test_a_tag_inside_document_text_is_quoted_as_written():
+    """A fence tag at an entry's edge is the prompt's; "<b>" inside a passage is the document's,
+    and an answer that dropped it would misquote the cited text."""
+    context = "[c0] Alice Smith wrote the <b> tag handler in 2019.</context>"
+    assert ask("Who wrote the tag handler?", context=context) == "Alice Smith wrote the <b> tag handler in 2019 [c0].", \
+        "expected the sentence quoted with its <b>, without the fence tag"
+
+
 def test_the_judge_reads_all_it_is_shown_and_answers_the_question_asked():
     check = "Reply Yes or No: is the claim supported by the context?"
     inverted = "Is the claim a hallucination, i.e. NOT supported by the context? Reply Yes or No."
