@@ -23,6 +23,7 @@ CITE = re.compile(r"\[((?:[\w.-]+:)?c\d+)\]")
 GROUPED = re.compile(r"\[\s*((?:[\w.-]+:)?c\d+(?:\s*[,;]\s*(?:[\w.-]+:)?c\d+)+)\s*\]")
 # A citation marker with the space before it; other brackets ("[Function]", "[1]") are text.
 MARKER = re.compile(r"\s*" + CITE.pattern)
+QUOTE_GAP = " \u2026 "  # between two quoted sentences of one chunk that are not neighbours
 REFUSAL = "I don't know: the provided context does not contain the answer."
 _REFUSAL = re.compile(r"\b(i|we) (do not|don't|cannot|can't|could not|couldn't) (know|answer|find)\b|"
                       r"\bnot (contain|include|mention|state)\w*\b.{0,40}\b(answer|information)\b|"
@@ -61,20 +62,33 @@ def resolve_citations(answer, context: list) -> tuple[list[dict], list[str]]:
     order of first use; and the answer sentences that state something without citing any
     chunk of `context`. A refusal has neither."""
     by_id = {c.id: c for c in context}
-    citations, uncited, seen = [], [], set()
+    quotes: dict[str, list[str]] = {}  # chunk id -> the sentences it backs, in order of first use
+    uncited: list[str] = []
     if answer.refused:
-        return citations, uncited
+        return [], uncited
     for sentence in split_sentences(answer.text):
         ids = [i for i in CITE.findall(sentence) if i in by_id]
         if not ids and re.search(r"\w", strip_markers(sentence)):
             uncited.append(sentence)
         for cid in ids:
-            if cid not in seen:
-                seen.add(cid)
-                chunk = by_id[cid]
-                citations.append({"id": cid, "source": chunk.source, "page": chunk.page,
-                                  "quote": best_quote(strip_markers(sentence), chunk.text)})
-    return citations, uncited
+            quote = best_quote(strip_markers(sentence), by_id[cid].text)
+            if quote not in quotes.setdefault(cid, []):
+                quotes[cid].append(quote)
+    return [{"id": cid, "source": by_id[cid].source, "page": by_id[cid].page, "quote": joined(found, by_id[cid].text)}
+            for cid, found in quotes.items()], uncited
+
+
+def joined(quotes: list[str], text: str) -> str:
+    """The quoted sentences of one chunk in the chunk's order, a gap between them marked by
+    QUOTE_GAP: a chunk cited by two answer sentences backs both."""
+    if any(text.find(q) < 0 for q in quotes):
+        return QUOTE_GAP.join(quotes)
+    ordered = sorted(quotes, key=text.find)
+    out = ordered[0]
+    for before, after in zip(ordered, ordered[1:]):
+        between = text[text.find(before) + len(before):text.find(after)]
+        out += " " + after if not between.strip() else QUOTE_GAP + after
+    return out
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -18,7 +18,7 @@ import re
 from collections import Counter
 from pathlib import Path
 
-from citations import CITE, strip_markers
+from citations import CITE, QUOTE_GAP, strip_markers
 from cli import write_file
 from textutils import split_sentences
 
@@ -100,10 +100,15 @@ def citations_html(data: dict, cites: dict, chunks: dict, h: int) -> str:
     """A card per citation: the chunk as sent to the model, the quoted sentence in <mark>."""
     sent, cards = {c["id"]: c["text"] for c in data.get("context") or data["retrieved"]}, []
     for c in data["citations"]:
-        text, words = sent.get(c["id"], ""), c["quote"].split()
-        found = re.search(r"\s+".join(map(re.escape, words)), text) if words else None
-        marked = (f"{esc(text[:found.start()])}<mark>{esc(found.group(0))}</mark>{esc(text[found.end():])}"
-                  if found else esc(text) + '</p><p class="muted">(The quote is not verbatim in the chunk.)')
+        text, marked, end = sent.get(c["id"], ""), "", 0
+        for part in c["quote"].split(QUOTE_GAP):  # each quoted sentence, in the chunk's order
+            found = re.search(r"\s+".join(map(re.escape, part.split())), text[end:]) if part.split() else None
+            if not found:
+                marked, end = esc(text) + '</p><p class="muted">(The quote is not verbatim in the chunk.)', len(text)
+                break
+            marked += f"{esc(text[end:end + found.start()])}<mark>{esc(found.group(0))}</mark>"
+            end += found.end()
+        marked += esc(text[end:])
         where = f' (<a href="#{chunks[c["id"]]}">retrieved chunk</a>)' if c["id"] in chunks else ""
         cards.append(f'<article class="card" id="{cites[c["id"]]}"><h{h + 1}>[{esc(c["id"])}] {esc(c["source"])}, '
                      f'page {esc(c["page"])}</h{h + 1}><p>Quoted sentence{where}: <q>{esc(c["quote"])}</q></p>'

@@ -134,15 +134,16 @@ def supports(span: str, claim: str) -> bool:
     said, stated = _content(claim), _words(span)
     if not said:
         return True
-    names = _words(" ".join(w for w in anchors(claim) if not w[0].isdigit()))
-    if not set(numbers(claim)) <= set(numbers(span)) or not all(_has(n, stated) for n in names):
+    names = [w for w in anchors(claim) if not w[0].isdigit()]
+    spelled = stated | set(terms(span))  # names as anchors() spells them: "X-Ray" is "x", "ray"
+    if not set(numbers(claim)) <= set(numbers(span)) or not all(_has(n, spelled) for n in names):
         return False  # a number or name the span does not state
     if not _bound(claim, span) or _contradicts(claim, span):
         return False
 
     def covered(words: set[str]) -> float:
         return sum(_has(w, stated) for w in words) / max(len(words), 1)
-    if any(covered(_content(part)) < MIN_PHRASE_COVERAGE for part in _phrases(claim, whole=True)):
+    if any(covered(words) < MIN_PHRASE_COVERAGE for part in _phrases(claim, whole=True) if (words := _content(part))):
         return False  # a phrase the span does not state: an added cause, condition or fact
     coverage = covered(said)  # the embeddings only when needed: they are the slow part
     return coverage >= MIN_COVERAGE or (coverage >= PARAPHRASE_COVERAGE

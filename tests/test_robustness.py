@@ -356,3 +356,22 @@ def test_a_lone_pdf_argument_is_a_document_not_a_question(tmp_path, capsys):
     data = json.loads(out)
     assert code == 0 and data["question"] == rag.DEFAULT_QUESTION
     assert data["citations"][0]["source"] == "q3.pdf" and "4.2M" in data["answer"]
+
+
+def test_a_chunk_cited_by_two_answer_sentences_quotes_both():
+    """A quote backs the answer sentences that cite its chunk: the second sentence's evidence
+    (the 0.5 of a reported helper run) was dropped when only the first use was quoted."""
+    from citations import QUOTE_GAP, resolve_citations
+    from generator import Answer
+    from html_report import citations_html
+
+    chunk = Chunk("c8", "Labels sit at 1.0 by default. Fonts are not embedded. A label at 0.5 is centred.", page=6)
+    text = "Labels sit at 1.0 by default [c8]. A label at 0.5 is centred [c8]."
+    citations, _ = resolve_citations(Answer(text, ["c8"]), [chunk])
+    assert [c["quote"] for c in citations] == [f"Labels sit at 1.0 by default.{QUOTE_GAP}A label at 0.5 is centred."], \
+        "expected one citation of c8 quoting both sentences it backs, in the chunk's order, the gap marked"
+    page = citations_html({"citations": citations, "retrieved": [{"id": "c8", "text": chunk.text}]}, {"c8": "x"}, {}, 2)
+    assert page.count("<mark>") == 2 and "not verbatim" not in page, "expected both quoted sentences highlighted"
+    neighbours = resolve_citations(Answer("Labels sit at 1.0 by default [c8]. Fonts are not embedded [c8].", ["c8"]), [chunk])
+    assert neighbours[0][0]["quote"] == "Labels sit at 1.0 by default. Fonts are not embedded.", \
+        "expected neighbouring sentences quoted as one passage"
