@@ -31,7 +31,7 @@ import json
 import sys
 
 import devset
-from cli import output_files, run_cli, write_file
+from cli import output_files, printable, run_cli, write_file
 from config import ArgumentParser, Config, RAGError, add_pipeline_flags, config_from_args
 from pdf_loader import SAMPLE_PDF
 from scoring import SAMPLE_QUESTIONS, SUMMARY_ROWS, evaluate, fmt, load_questions
@@ -96,7 +96,7 @@ def parse_args(argv: list[str] | None):
     parser.add_argument("--pdf", nargs="+", help="PDF file(s) or folder, with --questions (neither: the sample set)")
     parser.add_argument("--questions", help="JSON list or JSONL question file, with --pdf")
     add_pipeline_flags(parser)
-    parser.add_argument("--json", metavar="OUT", help="write {summary, results} to OUT; prints nothing but errors")
+    parser.add_argument("--json", metavar="OUT", help="write {summary, results} to OUT; only says where, on stderr")
     parser.add_argument("--devset", action="store_true", help="every data/devset document, tune vs held-out")
     parser.add_argument("--claims", action="store_true", help="the verifier's balanced accuracy on data/devset/claims.jsonl")
     parser.add_argument("--dialogues", metavar="FILE", help="scripted conversations, run turn by turn as --chat does")
@@ -122,6 +122,7 @@ def parse_args(argv: list[str] | None):
 def write_or_print(report: dict, out: str | None, show) -> None:
     if out:
         write_file(out, json.dumps(report, indent=2), "--json")
+        print(printable(f"wrote the report to {out}"), file=sys.stderr)  # a silent success reads as a failure
     else:
         show(report)
 

@@ -89,8 +89,8 @@ def print_text(result, cfg: Config, show_context: bool = False) -> None:
         for s in data["uncited_claims"]:
             say(f"  - {s}")
     report = data["faithfulness"]
-    say(f"\nFaithfulness: {report['score']:.2f} ({sum(report['verdicts'])}/{len(report['claims'])} "
-          f"claims supported)")
+    say(f"\nFaithfulness: {report['score']:.2f} ({sum(report['verdicts'])}/{len(report['claims'])} claims supported)"
+        if report["claims"] else "\nFaithfulness: no claims to check (a refusal states nothing)")
     for claim, ok in zip(report["claims"], report["verdicts"]):
         say(f"  {'supported  ' if ok else 'UNSUPPORTED'}  {claim}")
     if show_context:

@@ -375,3 +375,22 @@ def test_a_chunk_cited_by_two_answer_sentences_quotes_both():
     neighbours = resolve_citations(Answer("Labels sit at 1.0 by default [c8]. Fonts are not embedded [c8].", ["c8"]), [chunk])
     assert neighbours[0][0]["quote"] == "Labels sit at 1.0 by default. Fonts are not embedded.", \
         "expected neighbouring sentences quoted as one passage"
+
+
+def test_a_refusal_reports_no_claims_instead_of_a_perfect_score(capsys):
+    """A refusal states nothing: "Faithfulness: 1.00 (0/0 claims supported)" read as a perfect
+    check of an answer that was never given."""
+    code, out, _ = cli(["Who is the CEO of Apple?"], capsys)
+    assert code == 0 and "I don't know" in out, out
+    assert "Faithfulness: no claims to check (a refusal states nothing)" in out and "0/0" not in out, \
+        f"expected the refusal's faithfulness line to say there is nothing to check; got:\n{out}"
+
+
+def test_evaluate_json_says_where_it_wrote(tmp_path, capsys):
+    """`evaluate.py --json OUT` printed nothing at all, which a user read as a failed run."""
+    import evaluate
+
+    out = tmp_path / "claims.json"
+    evaluate.main(["--claims", "--json", str(out)])
+    assert json.loads(out.read_text())["summary"]["all"]["claims"] > 0
+    assert f"wrote the report to {out}" in capsys.readouterr().err, "expected one line on stderr naming OUT"
