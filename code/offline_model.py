@@ -30,7 +30,8 @@ THE PROTOCOL: what it reads from the messages (typographic quotes count as plain
 5. The rules, read from the system message. A rule counts only when it is stated, not when its
    clause negates it ("never say you don't know" gives no permission to refuse):
    * GROUNDED: the answer must come only from the context ("only from the context", "solely
-     ... passages", "do not use outside knowledge"). Without it, or when the prompt invites
+     ... passages", "do not use outside knowledge", "everything you state must come from the
+     passages"). Without it, or when the prompt invites
      general or own knowledge, it answers from a few facts it knows when asked about one of
      them (offline_answerer.GENERAL_KNOWLEDGE), as an ungrounded real model would.
    * CITE: it writes `[id]` after each sentence only when asked to cite.
@@ -77,7 +78,9 @@ _GROUNDED = _any(rf"\b(only|nothing but|nothing except)\b{_NEAR_UNNEGATED}\b{_SO
                  rf"\b(solely|exclusively|strictly|purely|sole)\b{_NEAR_UNNEGATED}\b{_SOURCE}\b",
                  rf"\b{_SOURCE}\b{_NEAR}\b(and|but) nothing else\b",
                  rf"\b(restrict|limit|confine)\b{_NEAR}\b{_SOURCE}\b",
-                 rf"\b(from|on|in)\s+(the\s+)?{_SOURCE}\s+alone\b")
+                 rf"\b(from|on|in)\s+(the\s+)?{_SOURCE}\s+alone\b",
+                 rf"\b(everything|all|every|each)\b{_NEAR}\b(must|should|has to|have to)\s+(come|be drawn|be taken|"
+                 rf"be based|be supported)\s+(from|on|by)\b{_NEAR_UNNEGATED}\b{_SOURCE}\b")
 _ABOUT_CITING = _any(r"\bcit(e|ing|ation)s?\b", r"\bids?\b")
 _NO_OUTSIDE = _any(
     r"\b(do not|don't|never|must not|should not|cannot|can't|may not)\s+(use|rely on|draw on|add|bring in|include|"

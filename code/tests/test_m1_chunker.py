@@ -48,10 +48,35 @@ def test_newlines_and_tabs_separate_tokens_like_spaces():
 
 @pytest.mark.parametrize("size, overlap", [(4, 4), (4, 5), (0, 0), (-3, 0), (4, -1)])
 def test_invalid_sizes_raise(size, overlap):
-    with pytest.raises(ValueError):
-        chunk_text("a b c d e f", size, overlap)
-    # (pytest reports "DID NOT RAISE" here when chunk_text accepts the sizes: overlap >= size
-    # makes the stride zero or negative, so the contract table asks for a guard.)
+    call = f"chunk_text('a b c d e f', chunk_size={size}, overlap={overlap})"
+    try:
+        within_steps(lambda: chunk_text("a b c d e f", size, overlap), call)
+    except ValueError:
+        return
+    pytest.fail(f"{call} returned instead of raising ValueError: overlap >= chunk_size makes the step "
+                f"zero or negative, so the contract table asks for a guard before any window is made")
+
+
+def within_steps(call, what: str, limit: int = 200_000):
+    """call(), stopped with a clear failure after `limit` executed lines: a window that never
+    moves (step 0) would otherwise loop, and fill memory, instead of failing."""
+    import sys
+
+    steps = 0
+
+    def count(frame, event, arg):
+        nonlocal steps
+        steps += event == "line"
+        if steps > limit:
+            raise AssertionError(f"{what} was still running after {limit:,} lines on a 6-word text: with "
+                                 f"overlap >= chunk_size the window never moves; raise ValueError first")
+        return count
+    previous = sys.gettrace()
+    sys.settrace(count)
+    try:
+        return call()
+    finally:
+        sys.settrace(previous)
 
 
 @settings(max_examples=150, deadline=None)

@@ -90,9 +90,17 @@ def test_empty_chunks_still_give_a_valid_prompt_that_allows_refusal():
 
 
 def test_a_multi_line_chunk_stays_on_the_line_of_its_id():
-    found = _id_lines(_messages("q?", [Chunk("c7", "line one\nline two"), Chunk("c8", "next")])[1]["content"])
-    assert found == [("c7", "line one line two"), ("c8", "next")], (
+    found = dict(_id_lines(_messages("q?", [Chunk("c7", "line one\nline two"), Chunk("c8", "next")])[1]["content"]))
+    assert found.get("c7") == "line one line two" and found.get("c8") == "next", (
         "a chunk whose text has newlines must still be one '[c7] ...' line: join its words with spaces")
+
+
+def test_a_long_chunk_is_shown_whole():
+    text = " ".join(f"word{i}" for i in range(300))
+    found = dict(_id_lines(_messages("q?", [Chunk("c0", text)])[1]["content"]))
+    assert found.get("c0") == text, (
+        f"the '[c0] ...' line holds the chunk's whole text ({len(text)} characters), not a cut of it: "
+        f"the model can only answer from, and cite, what it is shown")
 
 
 def test_ids_from_several_files_are_shown_as_they_are():

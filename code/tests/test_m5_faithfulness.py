@@ -30,12 +30,15 @@ def test_score_is_the_share_of_supported_claims(verdicts, expected):
 def test_spec_example_supported_then_hallucinated():
     report = check_faithfulness("Q3 revenue was 4.2M. Margin was 40%.", [Chunk("c0", "Q3 revenue 4.2M, margin 21%.")])
     assert isinstance(report, FaithfulnessReport), "check_faithfulness returns a FaithfulnessReport"
-    assert report.claims == ["Q3 revenue was 4.2M.", "Margin was 40%."], "one claim per sentence (split_claims)"
+    assert report.claims == ["Q3 revenue was 4.2M.", "Margin was 40%."], (
+        f"one claim per sentence (split_claims), in the answer's order; got {report.claims!r}")
     assert report.verdicts == [True, False], (
         "the spec's example: 4.2M is supported by [c0], 40% is not (the context says 21%); "
         f"got {report.verdicts!r}. If every verdict is the same, the offline verifier may not have "
         f"found the claim in your user message: 'Claim: <claim>' always works (rule 4 of the "
-        f"protocol in code/offline_model.py lists the other layouts)")
+        f"protocol in code/offline_model.py lists the other layouts). If they are the wrong way round, "
+        f"the question asks the other way ('Is the claim a hallucination?': then 'Yes' means "
+        f"unsupported): ask with _VERIFY_SYSTEM, and read 'Yes' as supported")
     assert report.score == 0.5, "score = faithfulness_score(verdicts)"
 
 
@@ -63,8 +66,8 @@ def test_claims_come_from_split_claims():
     text = "Sales in the U.S. rose 8%, e.g. in Texas [c1]. Margin was 21% [c0].\n\n[c0][c1]"
     report = check_faithfulness(text, [Chunk("c0", "Margin was 21%."), Chunk("c1", "Sales in the U.S. rose 8%, e.g. in Texas.")])
     assert report.claims == split_claims(text), (
-        "split the answer with split_claims (provided): it keeps 'U.S.' and 'e.g.' inside their sentence, "
-        f"and a line of citation markers alone is no claim; got {report.claims!r}")
+        "split the answer with split_claims (provided) and keep its claims as they come, in order: it keeps "
+        f"'U.S.' and 'e.g.' inside their sentence, and a line of citation markers alone is no claim; got {report.claims!r}")
 
 
 def test_the_given_settings_choose_the_verifier(monkeypatch):
@@ -100,6 +103,7 @@ def test_claims_are_checked_against_every_chunk_not_only_the_first():
 
 def test_litellm_one_call_per_claim_sees_every_chunk(monkeypatch, litellm_calls):
     monkeypatch.setenv("LLM_MODEL", "openai/gpt-4o-mini")
+    monkeypatch.setenv("RAG_TEMPERATURE", "0.7")
     monkeypatch.setenv("RAG_MOCK_RESPONSE", "Yes")
     chunks = [Chunk("c0", "Q3 revenue was 4.2M."), Chunk("c1", "The Berlin office opened in July.")]
     check_faithfulness("Q3 revenue was 4.2M and Berlin opened in July. Margin was 21%.", chunks)
@@ -107,6 +111,10 @@ def test_litellm_one_call_per_claim_sees_every_chunk(monkeypatch, litellm_calls)
     assert len(sent) == 2 and all("4.2M" in m and "Berlin office" in m for m in sent), (
         f"one verifier call per claim (2 claims here), each with every chunk in its context (a claim "
         f"may combine facts of two chunks); got {len(sent)} call(s)")
+    temperatures = [call["temperature"] for call in litellm_calls]
+    assert temperatures == [0.0, 0.0], (
+        f"a verdict is a judgement, not a draft: call completion(..., temperature=0.0, cfg=cfg) whatever "
+        f"RAG_TEMPERATURE says (0.7 here); the model was called at {temperatures!r}")
 
 
 def test_citation_markers_are_not_part_of_a_claim():
