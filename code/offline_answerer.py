@@ -29,7 +29,7 @@ from citations import REFUSAL
 from cli import run_cli
 from config import RAGError
 from offline_embeddings import embed
-from offline_model import OFFLINE_CHAT, Prompt, Response, read_prompt, response, task
+from offline_model import OFFLINE_CHAT, Prompt, read_prompt, task
 from textutils import STOPWORDS, anchors, clauses, is_title_case, numbers, spelled_out, split_sentences, terms
 
 
@@ -244,6 +244,26 @@ def relevant_sentences(prompt: Prompt) -> str:
     sentences = [s for _, text in prompt.context for s in split_sentences(text)]
     keep = [s for s, (_, cover, rank) in zip(sentences, score(question, sentences)) if rank and cover >= MIN_COVERAGE]
     return "\n".join(keep) if keep else "Insufficient Information"
+
+
+# ------------------------------------------------------------------------ the response
+
+class Response(dict):
+    """A dict whose keys are also attributes, as LiteLLM's ModelResponse offers both."""
+
+    def __getattr__(self, name: str):
+        try:
+            return self[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+
+def response(content: str, messages: list[dict], model: str) -> Response:
+    prompt_chars = sum(len(m.get("content") or "") for m in messages)
+    usage = Response(prompt_tokens=prompt_chars // 4, completion_tokens=len(content) // 4,
+                     total_tokens=(prompt_chars + len(content)) // 4)
+    message = Response(role="assistant", content=content)
+    return Response(model=model, choices=[Response(index=0, message=message, finish_reason="stop")], usage=usage)
 
 
 def complete(messages: list[dict], model: str = OFFLINE_CHAT) -> Response:

@@ -3,8 +3,8 @@
 With no API key, llm.py sends every `offline/...` model to the stand-in (no network). It is not
 an LLM: it reads a prompt by the written protocol below, answers by quoting context sentences
 (offline_answerer.py, whose `complete` is its entry point), checks claims by matching their
-facts (offline_verifier.py) and embeds with offline_embeddings.py. Its response has LiteLLM's
-shape: `response.choices[0].message.content` == `response["choices"][0]["message"]["content"]`.
+facts (offline_verifier.py) and embeds with offline_embeddings.py. Its response (offline_answerer)
+has LiteLLM's shape: `response.choices[0].message.content` == `response["choices"][0]["message"]["content"]`.
 
 THE PROTOCOL: what it reads from the messages (typographic quotes count as plain ones).
 1. The task, from the system message: a yes/no verdict on a claim or statement ("Reply Yes or
@@ -15,7 +15,8 @@ THE PROTOCOL: what it reads from the messages (typographic quotes count as plain
 2. The context: every line that starts with a chunk id in brackets, `[c0] text` or
    `[report:c3] text` (optionally `[c0]: text`); the lines under it belong to it, up to a blank
    line, a label line (`Question:`, `Claim:`) or a tag line (`</context>`). It may stand in any
-   message, inside `<context>` tags or not.
+   message, inside `<context>` tags or not; a tag at an entry's edge is the fence, one inside it
+   ("the <b> tag") is document text.
 3. The question: the text after the last `Question:` (or `Q:`) label; without a label, the
    last line of the user message that is not context. Text inside `<context> ... </context>`
    is document text, never the question.
@@ -31,9 +32,9 @@ THE PROTOCOL: what it reads from the messages (typographic quotes count as plain
    clause negates it ("never say you don't know" gives no permission to refuse):
    * GROUNDED: the answer must come only from the context ("only from the context", "solely
      ... passages", "do not use outside knowledge", "everything you state must come from the
-     passages"). Without it, or when the prompt invites
-     general or own knowledge, it answers from a few facts it knows when asked about one of
-     them (offline_answerer.GENERAL_KNOWLEDGE), as an ungrounded real model would.
+     passages"). Without it, or when the prompt invites general or own knowledge, it answers
+     from a few facts it knows when asked about one of them (offline_answerer.GENERAL_KNOWLEDGE),
+     as an ungrounded real model would.
    * CITE: it writes `[id]` after each sentence only when asked to cite.
    * REFUSE: it says "I don't know: ..." only when allowed to ("say you don't know", "say
      that the context does not contain the answer", "refuse").
@@ -282,23 +283,3 @@ def task(system: str) -> str:
             re.search(r"\b(claim|statement|supported|support)", lowered):
         return "verify"
     return "answer"
-
-
-# ------------------------------------------------------------------------ the response
-
-class Response(dict):
-    """A dict whose keys are also attributes, as LiteLLM's ModelResponse offers both."""
-
-    def __getattr__(self, name: str):
-        try:
-            return self[name]
-        except KeyError:
-            raise AttributeError(name) from None
-
-
-def response(content: str, messages: list[dict], model: str) -> Response:
-    prompt_chars = sum(len(m.get("content") or "") for m in messages)
-    usage = Response(prompt_tokens=prompt_chars // 4, completion_tokens=len(content) // 4,
-                     total_tokens=(prompt_chars + len(content)) // 4)
-    message = Response(role="assistant", content=content)
-    return Response(model=model, choices=[Response(index=0, message=message, finish_reason="stop")], usage=usage)
