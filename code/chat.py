@@ -137,7 +137,12 @@ def _turn(documents, question: str, cfg: Config, ask, state: dict) -> None:
 
 
 def _save(history: list[dict], save_to: str | None, html_to: str | None) -> None:
-    """--save-chat: the turns as JSON; --html: the conversation as one page."""
+    """--save-chat: the turns as JSON; --html: the conversation as one page. A session with no
+    answered turn writes nothing: an empty file over an earlier transcript would only lose it."""
+    if not history:
+        if save_to or html_to:
+            print("note: no question was answered, so nothing was saved", file=sys.stderr)
+        return
     if save_to:
         write_file(save_to, json.dumps(history, indent=2), "--save-chat")
     if html_to:

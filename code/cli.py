@@ -16,9 +16,10 @@ import errno
 import os
 import re
 import signal
+import stat
 import sys
 import threading
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
 from config import RAGError
@@ -62,6 +63,8 @@ def output_file(path: str, flag: str, keep: tuple = ()) -> Path:
     """Where `flag PATH` will be written, checked before any work: a regular file (or a new one)
     in a folder that exists and can be written, and none of `keep` (the input documents, the
     index folder) or anything inside them. A symlink is written through, as the shell's `>` does."""
+    if path.endswith((os.sep, "/")) or Path(path).name in ("", ".", ".."):  # realpath would drop the "/"
+        raise RAGError(f"{flag} {path}: names a folder, not a file; pass a file name (e.g. {flag} out.html)")
     real = Path(os.path.realpath(path))
     kept = [Path(os.path.realpath(k)) for k in keep]
     if any(real == k or k in real.parents for k in kept):
@@ -95,11 +98,17 @@ def _beside(real: Path) -> Path:
 
 
 def write_file(path: str, text: str, flag: str, keep: tuple = ()) -> None:
-    """Write `text` whole or not at all (a temporary file renamed over the target)."""
+    """Write `text` whole or not at all (a temporary file renamed over the target); a file
+    that was there keeps its permissions and, where allowed, its owner, as the shell's `>` does."""
     real = output_file(path, flag, keep)
     tmp = _beside(real)
     try:
         tmp.write_text(text, encoding="utf-8")
+        if real.exists():
+            was = real.stat()
+            os.chmod(tmp, stat.S_IMODE(was.st_mode))
+            with suppress(PermissionError):  # only root may give a file away
+                os.chown(tmp, was.st_uid, was.st_gid)
         os.replace(tmp, real)
     except OSError as exc:
         tmp.unlink(missing_ok=True)

@@ -243,6 +243,8 @@ def validate(cfg: Config) -> None:
     _require(cfg.max_question_chars > 0, "RAG_MAX_QUESTION_CHARS", cfg.max_question_chars, "positive",
              "RAG_MAX_QUESTION_CHARS=2000")
     _require(cfg.max_retries >= 0, "RAG_MAX_RETRIES", cfg.max_retries, ">= 0", "RAG_MAX_RETRIES=3")
+    _require(0.0 <= cfg.temperature <= 2.0, "RAG_TEMPERATURE", cfg.temperature, "between 0 and 2", "RAG_TEMPERATURE=0")
+    _require(cfg.max_tokens > 0, "RAG_MAX_TOKENS", cfg.max_tokens, "positive", "RAG_MAX_TOKENS=512")
     _require(0 < cfg.chroma_port < 65536, "CHROMA_PORT", cfg.chroma_port, "a TCP port", "CHROMA_PORT=8000")
     for name, allowed in _CHOICES.items():
         _require(getattr(cfg, name) in allowed, name, getattr(cfg, name),

@@ -24,7 +24,7 @@ import sys
 import unicodedata
 from pathlib import Path
 
-from citations import CITE
+from citations import CITE, GROUPED
 from cli import UNPRINTABLE, as_text, printable, run_cli
 from config import REPO_ROOT, RAGError, get_config
 from textutils import is_title_case
@@ -47,13 +47,13 @@ def neutralise(text: str) -> str:
     """Untrusted text made inert: no control characters (newlines and tabs are layout and
     stay), nothing undecodable, no citation markers, no prompt tags."""
     text = UNPRINTABLE.sub(" ", as_text(text))
-    text = CITE.sub(lambda m: f"({m.group(1)})", text)
+    text = CITE.sub(lambda m: f"({m.group(1)})", GROUPED.sub(lambda m: f"({m.group(1)})", text))  # [c0, c1] too
     return _PROMPT_TAG.sub("\u2039", text)
 
 
 def clean_text(text: str) -> str:
     """Undo the usual extraction artifacts while keeping line and paragraph structure."""
-    text = neutralise(unicodedata.normalize("NFKC", text).translate(_INVISIBLE))
+    text = unicodedata.normalize("NFKC", text).translate(_INVISIBLE)
     # "explo-\nration" -> "exploration", but keep "Berlin-\nBrandenburg" (a real hyphenated name).
     text = re.sub(r"(\w)-[ \t]*\n[ \t]*([a-z])", r"\1\2", text)
     # Dot leaders of tables of contents (". . . . . 23") are layout, not text.
@@ -61,7 +61,8 @@ def clean_text(text: str) -> str:
     # A "word" this long is data (base64, a hash dump), not language: keep its start only, so
     # it cannot swamp the embedding of the sentences around it.
     text = re.sub(rf"\S{{{LONGEST_WORD},}}", lambda m: m.group(0)[:LONGEST_WORD] + "\u2026", text)
-    text = re.sub(r"[^\S\n]+", " ", text)
+    # Made inert after every join: "[fac-\nts:c0]" becomes a citation marker only when joined.
+    text = re.sub(r"[^\S\n]+", " ", neutralise(text))
     text = re.sub(r" *\n *", "\n", text)
     text = re.sub(r"\n{3,}", "\n\n", text)
     return text.strip()

@@ -176,6 +176,10 @@ def parse_args(argv: list[str] | None):
         # positional is a document.
         args.pdfs.insert(0, args.question)
         args.question = None
+        asked = [p for p in args.pdfs if not _is_document(p) and any(ch.isspace() for ch in p)]
+        if asked and not args.chat:
+            raise RAGError(f"{asked[0]!r} is no file, and looks like the question: put the question first, "
+                           f'then the PDFs (rag.py "{asked[0]}" {args.pdfs[0]})')
     return args
 
 

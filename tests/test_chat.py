@@ -252,3 +252,14 @@ def test_a_bad_dialogue_file_is_one_error_naming_the_turn(tmp_path):
     path.write_text(json.dumps([{"pdf": "missing.pdf", "turns": [{"question": "q?"}]}]), encoding="utf-8")
     with pytest.raises(RAGError, match="missing.pdf"):
         dialogues.load_dialogues(path)
+
+
+def test_a_session_with_no_answered_question_leaves_an_earlier_transcript(monkeypatch, capsys, tmp_path):
+    """Ctrl-D at the first prompt wrote "[]" over the transcript --save-chat named."""
+    earlier = tmp_path / "chat.json"
+    earlier.write_text('[{"question": "What was Q3 revenue?"}]')
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    code, _, err = cli(["--chat", "--save-chat", str(earlier)], capsys)
+    assert code == 0 and "nothing was saved" in err, err
+    assert json.loads(earlier.read_text()) == [{"question": "What was Q3 revenue?"}], \
+        "expected the earlier transcript left as it was"

@@ -233,6 +233,7 @@ def test_bad_files_exit_2_with_one_line_and_write_nothing(case, tmp_path, capsys
     (["--chunk-size", "0", "q?"], "chunk size must be at least"),
     (["--overlap", "-1", "q?"], "overlap"),
     (["--top-k", "0", "q?"], "top-k"),
+    ([str(CODE.parent / "data" / "sample_report.pdf"), "What is the churn rate?"], "put the question first"),
 ])
 def test_bad_arguments_exit_2_with_one_line(args, message, capsys):
     code, out, err = cli(args, capsys)
@@ -247,6 +248,8 @@ def test_bad_arguments_exit_2_with_one_line(args, message, capsys):
     (["q?", "--html", "/no/such/folder/r.html"], "cannot write a file there"),
     (["q?", "--html", "/proc/r.html"], "cannot write a file there"),
     (["q?", "--html", "/dev/null"], "not a regular file"),
+    (["q?", "--html", "new/"], "names a folder"),  # a trailing "/" wrote a file named "new"
+    (["q?", "--html", "."], "names a folder"),
 ])
 def test_conflicting_flags_and_bad_output_paths_fail_before_any_work(args, message, capsys, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
@@ -264,6 +267,29 @@ def test_an_output_file_never_replaces_an_input_or_the_index(target, tmp_path, c
     code, out, err = cli(["What was Q3 revenue?", str(pdf), "--html", str(path)], capsys)
     assert code == 2 and "input document or the index" in err and out == "", err
     assert path.read_bytes() == before, f"{target} is left as it was"
+
+
+def test_an_output_file_named_with_a_trailing_slash_is_left_alone(tmp_path, capsys):
+    """realpath() drops a trailing "/": "notes.txt/" (which the shell calls "Not a directory")
+    was overwritten as notes.txt."""
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my notes")
+    code, _, err = cli(["What was Q3 revenue?", "--html", f"{notes}/"], capsys)
+    assert code == 2 and "names a folder" in err, err
+    assert notes.read_text() == "my notes", "expected the file named with a trailing slash left as it was"
+
+
+def test_an_output_file_keeps_its_permissions(tmp_path, capsys):
+    """A 0600 transcript came back 0644 after a run wrote over it (the temporary file's mode)."""
+    import stat
+
+    private = tmp_path / "chat.html"
+    private.write_text("old")
+    private.chmod(0o600)
+    code, _, err = cli(["What was Q3 revenue?", "--html", str(private)], capsys)
+    assert code == 0 and "4.2M EUR" in private.read_text(encoding="utf-8"), err
+    assert stat.S_IMODE(private.stat().st_mode) == 0o600, \
+        f"expected the file to keep mode 0600, got {oct(stat.S_IMODE(private.stat().st_mode))}"
 
 
 def test_an_output_symlink_is_written_through(tmp_path, capsys):
