@@ -24,9 +24,11 @@ import hashlib
 import os
 import re
 import shutil
+import signal
 import socket
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import dataclass, replace
 from functools import lru_cache
@@ -37,7 +39,7 @@ from cli import as_text, printable, run_cli
 from config import Config, RAGError, get_config
 from pdf_loader import SAMPLE_PDF, check_file, load_pdf_pages, neutralise
 from retriever import build_index, open_index, source_names
-from store import APP, compact_store, drop_index, get_client, store_errors
+from store import APP, compact_store, drop_index, get_client, index_entries, store_errors
 
 PROGRESS_MIN_PAGES = 20
 
@@ -220,8 +222,15 @@ def _copy_of(root: str) -> str:
     """A writable copy of a read-only index folder: made once per process, removed at its exit."""
     temp = tempfile.mkdtemp(prefix="rag_index_")
     atexit.register(shutil.rmtree, temp, True)
+    if signal.getsignal(signal.SIGTERM) is signal.SIG_DFL and threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # a `kill` runs atexit: the copy goes too
     copy = Path(temp) / "index"
-    shutil.copytree(root, copy, copy_function=shutil.copyfile)
+    copy.mkdir()
+    for entry in index_entries(Path(root)):  # the index only, not whatever else the folder holds
+        if entry.is_dir():
+            shutil.copytree(entry, copy / entry.name, copy_function=shutil.copyfile)
+        else:
+            shutil.copyfile(entry, copy / entry.name)
     for folder in [copy, *(p for p in copy.rglob("*") if p.is_dir())]:
         folder.chmod(0o700)  # copytree copies the folders' read-only modes too
     print(printable(f"note: {root} is read-only; answering from a temporary copy (new indexes are not kept)"),

@@ -148,3 +148,11 @@ def _is_vector_folder(folder: Path) -> bool:
         return False
     entries = list(folder.iterdir())
     return bool(entries) and all(p.name in _SEGMENT_FILES and p.is_file() and not p.is_symlink() for p in entries)
+
+
+def index_entries(root: Path) -> list[Path]:
+    """What of an index folder is the index: the store's database, its vector folders and the
+    BM25 indexes (a read-only index is copied by these, never the whole folder)."""
+    return [p for p in sorted(root.iterdir()) if (p.name == "chroma.sqlite3" and p.is_file())
+            or (p.name == "bm25" and p.is_dir() and not p.is_symlink())
+            or (_SEGMENT_FOLDER.fullmatch(p.name) and _is_vector_folder(p))]

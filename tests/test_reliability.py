@@ -38,7 +38,7 @@ from config import RAGError, get_config
 from pdf_loader import load_pdf_pages
 from pdf_writer import write_image_only_pdf, write_pdf
 from reliability_helpers import (
-    CHROMA_CLI, PYTHON, RAG, READ_COUNTER, ChromaServer, PromptRecorder, Run, as_other_user_on_other_machine,
+    CHROMA_CLI, CODE, PYTHON, RAG, READ_COUNTER, ChromaServer, PromptRecorder, Run, as_other_user_on_other_machine,
     bytes_read, child_env, copy_project_code, embedded_client, files_under, flate, folder_bytes, free_port,
     namespaces_available, noise_lines, one_error_line, pdf_from_bodies, rag_command, read_only_is_enforced,
     read_only_preexec, run, run_parallel, run_rag, stream_object, text_operators, text_pdf, with_full_disk,
@@ -877,6 +877,37 @@ def test_23_read_only_index_answers_about_a_new_pdf_and_leaves_no_copy(tmp_path,
             path.chmod(0o755 if path.is_dir() else 0o644)
     assert result.code == 0 and "May 2024" in result.out, f"expected an answer from the copy:\n{result.explain()}"
     assert list(temp.iterdir()) == [], "the temporary copy of the index is removed when the run ends"
+
+
+@pytest.mark.slow
+def test_23_a_read_only_index_copy_holds_the_index_only_and_goes_on_sigterm(tmp_path, index):
+    """An outside tester's read-only RAG_INDEX_DIR also held 300 MB of photos: the whole folder
+    was copied to /tmp, and a `kill` (SIGTERM) left the copy there. Expected: the copy holds
+    the index's own entries only, and a SIGTERM still removes it."""
+    run_rag(VAULT_QUESTION, write_pdf(tmp_path / "vault.pdf", VAULT), env=child_env(index))
+    (index / "photos").mkdir()
+    (index / "photos" / "holiday.jpg").write_bytes(b"\xff" * 100_000)
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    probe = ("import os, sys, time; sys.path.insert(0, sys.argv[1]); import documents, config; "
+             "cfg = documents.usable_store(config.get_config()); print(sorted(os.listdir(cfg.index_dir)), flush=True); "
+             "time.sleep(60)")
+    for path in [index, *index.rglob("*")]:
+        path.chmod(0o555 if path.is_dir() else 0o444)
+    try:
+        if not read_only_is_enforced(index):
+            pytest.skip("cannot make a folder read-only for a child process here")
+        child = subprocess.Popen([PYTHON, "-c", probe, str(CODE)], stdout=subprocess.PIPE, text=True,
+                                 env=child_env(index, TMPDIR=str(temp)), preexec_fn=read_only_preexec())
+        listed = child.stdout.readline()
+        child.send_signal(signal.SIGTERM)
+        child.wait(timeout=30)
+    finally:
+        for path in [index, *index.rglob("*")]:
+            path.chmod(0o755 if path.is_dir() else 0o644)
+    assert "chroma.sqlite3" in listed and "bm25" in listed, f"expected the index in the copy, got {listed!r}"
+    assert "photos" not in listed and "locks" not in listed, f"expected only the index copied, got {listed!r}"
+    assert list(temp.iterdir()) == [], "expected the temporary copy removed after SIGTERM"
 
 
 def test_23_user_file_at_index_path_is_not_offered_for_deletion(tmp_path):
