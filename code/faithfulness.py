@@ -99,8 +99,10 @@ def check_faithfulness(answer_text: str, chunks: list[Chunk], claims: list[str] 
       on any retrieved chunk, not only the first;
     * one model call per claim through `completion(messages, cfg=cfg)` from llm.py, with
       `_VERIFY_SYSTEM` as the system message and a user message holding the context and the
-      claim (e.g. "Context:\n<context>\n\nClaim: <claim>"), at temperature 0.0 (pass
-      `temperature=0.0`); the model decides, not a word-overlap rule of yours;
+      claim (e.g. "Context:\n<context>\n\nClaim: <claim>"); the model decides, not a
+      word-overlap rule of yours. (Temperature: the spec leaves it open; the reference passes
+      `temperature=0.0`, since a verdict should not be sampled, and `cfg.temperature`, 0.0 by
+      default, is accepted too);
     * each reply becomes a verdict with `parse_verdict` (provided): "Yes." -> True, "No" -> False;
     * verdicts in the order of the claims; score = faithfulness_score(verdicts).
 

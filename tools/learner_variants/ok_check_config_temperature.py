@@ -1,7 +1,7 @@
 # replaces: check_faithfulness
 # kind: correct
 # description: the verifier call uses the configured temperature (cfg.temperature) instead of a literal 0.0
-# note: the seed does not fix the verifier's temperature; the current check_faithfulness docstring says "at temperature 0.0"
+# note: the seed does not fix the verifier's temperature; the check_faithfulness docstring accepts cfg.temperature too
 from config import get_config
 
 
