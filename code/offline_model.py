@@ -3,8 +3,9 @@
 With no API key, llm.py sends every `offline/...` model to the stand-in (no network). It is not
 an LLM: it reads a prompt by the written protocol below, answers by quoting context sentences
 (offline_answerer.py, whose `complete` is its entry point), checks claims by matching their
-facts (offline_verifier.py) and embeds with offline_embeddings.py. Its response (offline_answerer)
-has LiteLLM's shape: `response.choices[0].message.content` == `response["choices"][0]["message"]["content"]`.
+facts (offline_verifier.py) and embeds with offline_embeddings.py. Its response (made in
+offline_answerer.py) has LiteLLM's shape: `response.choices[0].message.content` ==
+`response["choices"][0]["message"]["content"]`.
 
 THE PROTOCOL: what it reads from the messages (typographic quotes count as plain ones).
 1. The task, from the system message: a yes/no verdict on a claim or statement ("Reply Yes or
