@@ -60,6 +60,8 @@ MIN_COVERAGE = 0.2
 # of ROW_BEFORE words before a key term and ROW_AFTER after it.
 MAX_SENTENCE_WORDS = 80
 ROW_BEFORE, ROW_AFTER = 3, 12
+# Fewer words than this state no fact, whatever they hold: a heading ("Customers."), a label.
+MIN_STATEMENT_WORDS = 3
 # Words sharing this many first letters count half as one ("registered"/"registrant").
 PREFIX_LETTERS = 6
 
@@ -160,8 +162,8 @@ def _other_period(text: str, question: str) -> bool:
 
 def carries(kind: str, text: str, question: str, strict: bool = True) -> bool:
     """Does a clause of `text` (a comparison's "than ..." names a reference, not the fact) state
-    a fact of the asked kind about what was asked? A heading states none."""
-    heading = is_title_case(text) or _HEADING.fullmatch(text)
+    a fact of the asked kind about what was asked? A heading, or a unit under three words, states none."""
+    heading = is_title_case(text) or _HEADING.fullmatch(text) or len(text.split()) < MIN_STATEMENT_WORDS
     return not heading and not _other_period(text, question) and any(
         _states(kind, c, question, strict) for c in clauses(text) if not _COMPARISON.match(c))
 

@@ -184,6 +184,14 @@ def test_a_question_inside_the_context_fence_is_document_text():
     assert prompt.question == "" and prompt.context == [("c0", "x")]
 
 
+def test_a_heading_of_one_word_is_never_the_answer():
+    """An outside tester's --chat got "Customers [c2]." for "and 2022?": a unit of fewer than
+    three words (a heading, a label) states no fact."""
+    context = "[c2] Customers. Customer count reached 1,250 in 2023. The churn rate was 4 percent."
+    reply = ask("Tell me about customers.", context=context)
+    assert "1,250" in reply, f"expected the sentence stating the customer count, not the heading; got {reply!r}"
+
+
 def test_a_tag_inside_document_text_is_quoted_as_written():
     """A fence tag at an entry's edge is the prompt's; "<b>" inside a passage is the document's,
     and an answer that dropped it would misquote the cited text."""
