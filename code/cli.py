@@ -43,7 +43,8 @@ def printable(text: str) -> str:
 
 
 def fail(message: str, code: int = 2) -> "NoReturn":  # noqa: F821 - typing only
-    print(f"error: {printable(message)}", file=sys.stderr)
+    with suppress(OSError):  # stderr itself may be the fault (2>/dev/full): the exit code still tells
+        print(f"error: {printable(message)}", file=sys.stderr, flush=True)
     raise SystemExit(code)
 
 

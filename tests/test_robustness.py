@@ -420,3 +420,13 @@ def test_evaluate_json_says_where_it_wrote(tmp_path, capsys):
     evaluate.main(["--claims", "--json", str(out)])
     assert json.loads(out.read_text())["summary"]["all"]["claims"] > 0
     assert f"wrote the report to {out}" in capsys.readouterr().err, "expected one line on stderr naming OUT"
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full (Linux)")
+def test_an_error_keeps_exit_2_when_stderr_cannot_be_written(tmp_path):
+    """With stderr on a full device the one-line error cannot be printed; the exit code must
+    still say "bad input" (2), not "bug" (1)."""
+    with open("/dev/full", "w") as full:
+        out = subprocess.run([sys.executable, str(CODE / "rag.py"), ""], stdout=subprocess.PIPE, stderr=full,
+                             timeout=120, cwd=tmp_path)
+    assert out.returncode == 2, f"expected exit 2 for an empty question, got {out.returncode}"
