@@ -30,6 +30,7 @@ import sys
 import tempfile
 import threading
 import time
+from contextlib import suppress
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
@@ -37,7 +38,7 @@ from pathlib import Path
 from chunker import chunk_pages
 from cli import as_text, printable, run_cli
 from config import Config, RAGError, get_config
-from pdf_loader import SAMPLE_PDF, check_file, load_pdf_pages, neutralise
+from pdf_loader import SAMPLE_PDF, PDFLoadError, check_file, load_pdf_pages, neutralise
 from retriever import build_index, open_index, source_names
 from store import APP, compact_store, drop_index, get_client, index_entries, store_errors
 
@@ -247,14 +248,33 @@ def _writable(root: Path) -> bool:
         return False
 
 
+def _open_or_skip(path: Path, cfg: Config, show_progress: bool, listed: dict, several: bool) -> Document | None:
+    """The document; or, among several PDFs, None for one that cannot be read, with a warning:
+    one damaged file in a folder of a hundred should not keep the other 99 from being searched."""
+    try:
+        return open_or_build(path, cfg, show_progress, listed)
+    except PDFLoadError as exc:
+        if not several:
+            raise
+        with suppress(OSError):  # stderr itself may be the fault; the run goes on either way
+            print(printable(f"warning: skipped {exc}"), file=sys.stderr, flush=True)
+        return None
+
+
 def index_documents(paths: list[Path], cfg: Config, show_progress: bool = True) -> list[Document]:
-    """Open or build one index per PDF; files already indexed are neither parsed nor embedded."""
+    """Open or build one index per PDF; files already indexed are neither parsed nor embedded.
+    Among several PDFs, one that cannot be read is skipped with a warning on stderr."""
     cfg = usable_store(cfg)
     with store_errors(cfg, "indexing"):
         # One listing serves every file's lookup and the pruning: a folder of 100 PDFs costs
         # one request for them, not 100 (the lookup under the build lock asks the store again).
         listed = {c.name: c for c in get_client(cfg).list_collections()}
-        documents = [open_or_build(path, cfg, show_progress, listed) for path in paths]
+        opened = {path: _open_or_skip(path, cfg, show_progress, listed, several=len(paths) > 1) for path in paths}
+        opened = {path: document for path, document in opened.items() if document}
+        if not opened:
+            raise RAGError(f"none of the {len(paths)} PDFs could be read (each is named above); "
+                           f"repair or replace them, or pass other PDFs")
+        paths, documents = list(opened), list(opened.values())
         prune(cfg, {as_text(str(p)): (d.collection.name, d.digest) for p, d in zip(paths, documents)}, listed.values())
     names = source_names([d.collection for d in documents])  # "a/doc.pdf" and "b/doc.pdf", as cited
     return [replace(d, source=name) if name else d for d, name in zip(documents, names)]

@@ -225,6 +225,29 @@ def test_bad_files_exit_2_with_one_line_and_write_nothing(case, tmp_path, capsys
     assert collections() == before
 
 
+def test_an_unreadable_pdf_among_several_is_skipped_with_a_warning(tmp_path, capsys):
+    folder = tmp_path / "reports"
+    folder.mkdir()
+    write_pdf(folder / "good.pdf", REVENUE)
+    write_truncated_pdf(folder / "cut.pdf", PEOPLE * 30)
+    (folder / "notes.pdf").write_text("plain text")
+    code, out, err = cli(["What was Q3 revenue?", str(folder)], capsys)
+    assert code == 0 and "4.2M" in out, f"one damaged PDF in a folder must not stop the others being searched: {err}"
+    warnings = [line for line in err.splitlines() if line.startswith("warning: skipped")]
+    assert len(warnings) == 2 and any("cut.pdf" in w and "damaged" in w for w in warnings) \
+        and any("notes.pdf" in w and "not a PDF" in w for w in warnings), f"each skipped PDF named, with why: {err}"
+
+
+def test_a_folder_where_no_pdf_can_be_read_is_one_error(tmp_path, capsys):
+    write_truncated_pdf(tmp_path / "cut.pdf", PEOPLE * 30)
+    (tmp_path / "notes.pdf").write_text("plain text")
+    before = collections()
+    code, out, err = cli(["What was Q3 revenue?", str(tmp_path)], capsys)
+    assert code == 2 and out == "" and "error: none of the 2 PDFs could be read" in err, err
+    assert err.count("\n") == 3, f"a warning per file and one error: {err}"
+    assert collections() == before
+
+
 @pytest.mark.parametrize("args, message", [
     ([""], "question is empty"),
     (["   "], "question is empty"),
