@@ -75,3 +75,13 @@ def test_list_items_and_numbered_headings_become_their_own_sentences(tmp_path):
     assert split_sentences(text) == ["1. Introduction.", "On your turn you may:",
                                      "- Sail: move up to four spaces.", "- Buy: take one cube.",
                                      "Then play passes to the left."]
+
+
+def test_tex_accents_join_their_letters(tmp_path):
+    # TeX sets an accent as its own glyph before the letter: the text layer reads "Z¨urich".
+    text = "Printed in Z\u00a8urich by Birkh\u00a8auser; it is caf\u00b4e-sized, as in probl`eme. Run `echo' here."
+    pages = load_pdf_pages(write_pdf(tmp_path / "r.pdf", [text]))
+    assert "Z\u00fcrich" in pages[0] and "Birkh\u00e4user" in pages[0] \
+        and "caf\u00e9" in pages[0] and "probl\u00e8me" in pages[0], f"accents joined to their letters: {pages[0]!r}"
+    assert "`echo'" in pages[0], f"a backtick quote is no accent: {pages[0]!r}"
+    assert clean_text("its r\u02c6ole") == "its r\u00f4le"  # a glyph the test PDF's font lacks
