@@ -55,8 +55,9 @@ class Document:
 
 
 class Progress:
-    """A tqdm bar on stderr that appears only for long documents (PROGRESS_MIN_PAGES pages or
-    more) and never when `enabled` is False (--json output stays clean)."""
+    """A tqdm bar on stderr (one plain line per step when stderr is not a terminal) that
+    appears only for long documents (PROGRESS_MIN_PAGES pages or more) and never when
+    `enabled` is False (--json output stays clean)."""
 
     def __init__(self, label: str, enabled: bool):
         self.label, self.enabled, self.bar = label, enabled, None
@@ -79,7 +80,13 @@ class Progress:
         from tqdm import tqdm
 
         self.close()
-        self.bar = tqdm(total=total, desc=desc, unit=unit, file=sys.stderr, leave=False)
+        # A bar redraws itself with carriage returns: in a log file (stderr not a terminal)
+        # that is noise, so there the step is one plain line.
+        quiet = not sys.stderr.isatty()
+        if quiet:
+            with suppress(OSError):
+                print(printable(f"{desc} ({total} {unit}s)"), file=sys.stderr, flush=True)
+        self.bar = tqdm(total=total, desc=desc, unit=unit, file=sys.stderr, leave=False, disable=quiet)
 
     def close(self) -> None:
         if self.bar is not None:

@@ -160,7 +160,8 @@ def test_many_documents_cite_file_and_page_and_reindex_only_what_changed(tmp_pat
 def test_progress_bar_on_long_pdfs_and_silence_under_json(tmp_path, capsys):
     pdf = write_pdf(tmp_path / "long.pdf", [f"Page {i} notes. Item {i} costs {i * 3} EUR." for i in range(25)])
     code, out, err = cli(["What does item 7 cost?", str(pdf)], capsys)
-    assert code == 0 and "reading long.pdf" in err and "indexing long.pdf" in err
+    assert code == 0 and "reading long.pdf (25 pages)" in err and "indexing long.pdf" in err, err
+    assert "\r" not in err, f"stderr is no terminal here (a log file): plain lines, no redrawn bar: {err!r}"
     write_pdf(pdf, [f"Page {i} notes. Item {i} costs {i * 4} EUR." for i in range(25)])  # force a rebuild
     code, out, err = cli(["--json", "What does item 7 cost?", str(pdf)], capsys)
     assert code == 0 and err == "" and json.loads(out)["citations"]
