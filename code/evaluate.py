@@ -58,15 +58,18 @@ def sweep(questions: list[dict], pdfs, cfg: Config, report: dict, progress: bool
 
 def print_report(report: dict) -> None:
     s = report["summary"]
-    print(f"{'#':>2}  {'ok':<4} {'hit':>3} {'F':>4} {'CR':>4} {'s':>5}  question -> answer")
+    # rec: the share of the reference answer's words the answer holds; an answer with a low
+    # one is "ans" all the same (the words may be paraphrased), so it is worth reading.
+    print(f"{'#':>2}  {'ok':<4} {'rec':>4} {'hit':>3} {'F':>4} {'CR':>4} {'s':>5}  question -> answer")
     for n, r in enumerate(report["results"], start=1):
         if r["answerable"]:
             ok = "ans" if not r["refused"] else "REF!"
         else:
             ok = "ref" if r["refused"] else "ANS!"  # an unanswerable question answered
         hit = "-" if not r["answerable"] else (str(r["hit_rank"]) if r["hit_rank"] else "x")
+        recall = f"{r['answer_recall']:.2f}" if r["answerable"] and not r["refused"] else "-"
         answer = " ".join(r["answer"].split())
-        print(f"{n:>2}  {ok:<4} {hit:>3} {r['faithfulness']:>4.2f} {r['context_relevance']:>4.2f} "
+        print(f"{n:>2}  {ok:<4} {recall:>4} {hit:>3} {r['faithfulness']:>4.2f} {r['context_relevance']:>4.2f} "
               f"{r['latency_s']:>5.2f}  {r['question'][:48]} -> {answer[:60]}")
     print(f"\n{s['questions']} questions ({s['answerable']} answerable, {s['unanswerable']} not) | "
           f"chunker {s['chunker']} {s['chunk_size']}/{s['chunk_overlap']} | retrieval "
@@ -96,7 +99,7 @@ def parse_args(argv: list[str] | None):
     parser.add_argument("--pdf", nargs="+", help="PDF file(s) or folder, with --questions (neither: the sample set)")
     parser.add_argument("--questions", help="JSON list or JSONL question file, with --pdf")
     add_pipeline_flags(parser)
-    parser.add_argument("--json", metavar="OUT", help="write {summary, results} to OUT; only says where, on stderr")
+    parser.add_argument("--json", metavar="OUT", help="also write {summary, results} to OUT")
     parser.add_argument("--devset", action="store_true", help="every data/devset document, tune vs held-out")
     parser.add_argument("--claims", action="store_true", help="the verifier's balanced accuracy on data/devset/claims.jsonl")
     parser.add_argument("--dialogues", metavar="FILE", help="scripted conversations, run turn by turn as --chat does")
@@ -120,11 +123,11 @@ def parse_args(argv: list[str] | None):
 
 
 def write_or_print(report: dict, out: str | None, show) -> None:
+    """Print the report; with --json OUT, also write it to OUT and say where."""
+    show(report)
     if out:
         write_file(out, json.dumps(report, indent=2), "--json")
-        print(printable(f"wrote the report to {out}"), file=sys.stderr)  # a silent success reads as a failure
-    else:
-        show(report)
+        print(printable(f"wrote the report to {out}"), file=sys.stderr)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -436,14 +436,17 @@ def test_a_refusal_reports_no_claims_instead_of_a_perfect_score(capsys):
         f"expected the refusal's faithfulness line to say there is nothing to check; got:\n{out}"
 
 
-def test_evaluate_json_says_where_it_wrote(tmp_path, capsys):
-    """`evaluate.py --json OUT` printed nothing at all, which a user read as a failed run."""
+def test_evaluate_json_prints_the_summary_and_says_where_it_wrote(tmp_path, capsys):
+    """`evaluate.py --json OUT` printed nothing at all, which a user read as a failed run; then
+    only where it wrote, and an outside tester still wanted the numbers."""
     import evaluate
 
     out = tmp_path / "claims.json"
     evaluate.main(["--claims", "--json", str(out)])
     assert json.loads(out.read_text())["summary"]["all"]["claims"] > 0
-    assert f"wrote the report to {out}" in capsys.readouterr().err, "expected one line on stderr naming OUT"
+    printed = capsys.readouterr()
+    assert f"wrote the report to {out}" in printed.err, "expected one line on stderr naming OUT"
+    assert "balanced_accuracy" in printed.out, f"expected the summary on stdout too: {printed.out!r}"
 
 
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full (Linux)")
