@@ -62,6 +62,18 @@ def test_json_shows_the_gate_decision(capsys):
     assert code == 0 and gate["passed"] is True and gate["best_score"] >= gate["threshold"]
 
 
+def test_timings_keep_the_store_start_apart_from_indexing(capsys):
+    """An outside tester saw "index" 1.3 s beside a document "reused" in 0.01 s: the time was
+    the store's start. Each stage has its own line, and they add up to the total."""
+    cli(["--json", "What was Q3 revenue?"], capsys)  # the index exists: this run reuses it
+    code, out, _ = cli(["--json", "What was Q3 revenue?"], capsys)
+    data = json.loads(out)
+    timings, [document] = data["timings"], data["documents"]
+    assert list(timings) == ["store", "index", "retrieve", "generate", "verify", "total"], timings
+    assert document["index"] == "reused" and timings["index"] >= document["seconds"]
+    assert abs(sum(v for k, v in timings.items() if k != "total") - timings["total"]) < 0.01, timings
+
+
 def test_invented_ids_are_dropped_and_uncited_sentences_flagged(monkeypatch):
     monkeypatch.setenv("LLM_MODEL", "openai/gpt-4o-mini")
     monkeypatch.setenv("RAG_MOCK_RESPONSE", "Q3 revenue was 4.2M EUR [c0][c99]. Margins were great.")
