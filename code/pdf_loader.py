@@ -56,12 +56,13 @@ def neutralise(text: str) -> str:
 _SPACING_ACCENTS = dict(zip("\u00a8\u00b4`\u02c6\u02dc\u02c7\u02d8\u02d9\u02da\u02dd",
                             "\u0308\u0301\u0300\u0302\u0303\u030c\u0306\u0307\u030a\u030b"))
 # A backtick counts only inside a word ("probl`eme"): "`echo'" is an old-style quote.
-_ACCENT_LETTER = re.compile(f"([{''.join(_SPACING_ACCENTS).replace('`', '')}]|(?<=[A-Za-z])`)([A-Za-z])")
+_ACCENT_LETTER = re.compile(f"([{''.join(_SPACING_ACCENTS).replace('`', '')}]|(?<=[A-Za-z])`)([A-Za-z\u0131])")
 
 
 def _accented(match: re.Match) -> str:
     """"¨u" -> "ü" where Unicode has that letter; else (a backtick before code) unchanged."""
-    letter = unicodedata.normalize("NFC", match.group(2) + _SPACING_ACCENTS[match.group(1)])
+    base = "i" if match.group(2) == "\u0131" else match.group(2)  # TeX puts "¨" on a dotless i: "Ma¨ıeul"
+    letter = unicodedata.normalize("NFC", base + _SPACING_ACCENTS[match.group(1)])
     return letter if len(letter) == 1 else match.group(0)
 
 
