@@ -201,7 +201,8 @@ def score(question: str, texts: list[str]) -> list[tuple[float, float, int]]:
     is the hyp prefix registered for?")."""
     import numpy as np
 
-    keys, found = set(terms(question)), [set(terms(t)) for t in texts]
+    # Sorted: summed in a fixed order, the floats (and a threshold they meet) do not depend on the hash seed.
+    keys, found = sorted(set(terms(question))), [set(terms(t)) for t in texts]
     df = {t: sum(_matches(t, f) > 0 for f in found) for t in keys}
     weight = {t: math.log(1 + len(texts) / (1 + df[t])) for t in keys}
     topic = {t for t, d in df.items() if d == min([d for d in df.values() if d], default=0)}

@@ -230,3 +230,21 @@ def test_no_claim_found_is_no_support():
     check = "Reply Yes or No: is the claim supported by the context?"
     reply = complete([{"role": "system", "content": check}, {"role": "user", "content": "[c0] Q3 revenue 4.2M.\n\nClaim:"}])
     assert reply.choices[0].message.content == "No"
+
+
+def test_scores_do_not_depend_on_the_hash_seed():
+    """Summed over a set, the key terms' weights came out in another order under another
+    PYTHONHASHSEED, and a float at a threshold flipped one context-relevance verdict (0.086 or
+    0.088 on the sample set, a documentation audit found). Same inputs, same scores, every seed."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = ("from offline_answerer import score; print(repr(score('Which quarterly revenue growth figure did the "
+            "Berlin office report for enterprise cloud subscriptions in Europe?', ['The Berlin office reported "
+            "enterprise revenue growth of 12% in Europe.', 'Cloud subscriptions in Europe grew quarterly.', "
+            "'Revenue figure for subscriptions was 3M.'])))")
+    here = Path(__file__).resolve().parents[1]
+    outputs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=here, check=True,
+                              env={"PYTHONHASHSEED": str(seed), "PYTHONPATH": str(here)}).stdout for seed in range(6)}
+    assert len(outputs) == 1, f"expected one result for every hash seed, got {len(outputs)}: {outputs}"
