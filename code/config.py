@@ -288,10 +288,16 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    # config imports nothing of the project, so cli.run_cli's promise is kept here by hand:
+    # one line on stderr (if stderr can be written at all) and exit code 2.
     try:
         main()
-    except RAGError as exc:  # config imports nothing of the project, so no cli.run_cli here
-        print(f"error: {exc}", file=sys.stderr)
-        raise SystemExit(2) from None
     except BrokenPipeError:  # `config.py | head` closed the pipe: nothing left to say
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (RAGError, OSError) as exc:
+        message = exc if isinstance(exc, RAGError) else f"cannot write the settings: {exc.strerror or exc}"
+        try:
+            print(f"error: {message}", file=sys.stderr, flush=True)
+        except OSError:
+            pass
+        raise SystemExit(2) from None

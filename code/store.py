@@ -72,6 +72,18 @@ def _client(where: tuple):
                        f"{str(exc)[:120]}); set RAG_INDEX_DIR to another folder") from None
 
 
+# Chroma does not always say why a write failed ("Error in compaction: Failed to apply logs to
+# the metadata segment" on a full disk): with less free space than this, a full disk is the cause.
+NEARLY_FULL_BYTES = 1 << 20
+
+
+def _nearly_full(folder: str) -> bool:
+    try:
+        return shutil.disk_usage(folder).free < NEARLY_FULL_BYTES
+    except OSError:
+        return False
+
+
 @contextmanager
 def store_errors(cfg: Config, doing: str):
     """Chroma's failures as one line that names the fix: a full disk, a read-only folder, a
@@ -83,7 +95,7 @@ def store_errors(cfg: Config, doing: str):
     except Exception as exc:
         text = f"{type(exc).__name__} {exc}".lower()
         where = f"the Chroma server at {cfg.chroma_host}:{cfg.chroma_port}" if cfg.chroma_host else cfg.index_dir
-        if "disk is full" in text or "no space" in text:
+        if "disk is full" in text or "no space" in text or (not cfg.chroma_host and _nearly_full(cfg.index_dir)):
             raise RAGError(f"the disk holding {where} is full while {doing}; free some space or set "
                            f"RAG_INDEX_DIR to a folder on another disk") from None
         if "readonly" in text or "read-only" in text:

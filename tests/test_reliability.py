@@ -706,14 +706,18 @@ def test_16_closed_pipe_is_silent(index):
 
 
 @pytest.mark.slow
-def test_16_full_disk_under_the_index_is_a_one_line_error(tmp_path):
-    """The index folder is on a disk that fills up (a 200 KB tmpfs). Expected: exit 2, one
-    line saying the disk is full, and no advice to delete the index."""
+@pytest.mark.parametrize("size, sample", [("200k", False), ("300k", True), ("400k", True)])
+def test_16_full_disk_under_the_index_is_a_one_line_error(tmp_path, size, sample):
+    """The index folder is on a disk that fills up (a small tmpfs). Expected: exit 2, one line
+    saying the disk is full, and no advice to delete the index. Indexing the sample report on
+    300 or 400 KB, Chroma fails without saying why ("Error in compaction"): that was exit 1,
+    "a bug?", a documentation audit found."""
     mountpoint = tmp_path / "small_disk"
     mountpoint.mkdir()
     if not namespaces_available(mountpoint):
         pytest.skip("needs root and a private mount namespace (unshare) for a small tmpfs")
-    cmd = with_full_disk(mountpoint, "200k", rag_command(VAULT_QUESTION, write_pdf(tmp_path / "vault.pdf", VAULT)))
+    cmd = with_full_disk(mountpoint, size, rag_command() if sample else
+                         rag_command(VAULT_QUESTION, write_pdf(tmp_path / "vault.pdf", VAULT)))
     result = run(cmd, env=child_env(mountpoint / "index"), cwd=tmp_path)
     line = one_error_line(result)
     assert result.code == 2 and re.search(r"space|full", line, re.I) and "delete" not in line, result.explain()

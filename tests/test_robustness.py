@@ -469,3 +469,19 @@ def test_an_error_keeps_exit_2_when_stderr_cannot_be_written(tmp_path):
         out = subprocess.run([sys.executable, str(CODE / "rag.py"), ""], stdout=subprocess.PIPE, stderr=full,
                              timeout=120, cwd=tmp_path)
     assert out.returncode == 2, f"expected exit 2 for an empty question, got {out.returncode}"
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full (Linux)")
+def test_config_py_keeps_the_one_line_promise_on_a_full_device(tmp_path):
+    """config.py runs without cli.run_cli (config imports no project module): its output on a
+    full device was a traceback and exit 1, and a bad setting with stderr full exit 1 too."""
+    import os
+
+    with open("/dev/full", "w") as full:
+        out = subprocess.run([sys.executable, str(CODE / "config.py")], stdout=full, stderr=subprocess.PIPE,
+                             text=True, timeout=120, cwd=tmp_path)
+        assert out.returncode == 2 and out.stderr.startswith("error: ") and out.stderr.count("\n") == 1, \
+            f"expected exit 2 and one error line when stdout is full, got {out.returncode}: {out.stderr}"
+        bad = subprocess.run([sys.executable, str(CODE / "config.py")], stdout=subprocess.PIPE, stderr=full,
+                             timeout=120, cwd=tmp_path, env={**os.environ, "RAG_MIN_RELEVANCE": "x"})
+    assert bad.returncode == 2, f"expected exit 2 for a bad setting with stderr full, got {bad.returncode}"
