@@ -9,7 +9,6 @@ disagree about a setting. This module imports no other module of the project.
 * the `Config` of one run, with a `RAG_*` (or `CHROMA_*`) override for every field;
 * `RAGError`, the one kind of error a user can fix (cli.py prints it as one line);
 * the command-line flags shared by rag.py and evaluate.py (`add_pipeline_flags`).
-
 The models themselves are called through llm.py.
 
 Run alone:  python code/config.py    (prints the resolved models and who chose them, never a key)
@@ -18,6 +17,7 @@ Run alone:  python code/config.py    (prints the resolved models and who chose t
 from __future__ import annotations
 
 import argparse
+import contextlib
 import math
 import os
 import sys
@@ -288,16 +288,13 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    # config imports nothing of the project, so cli.run_cli's promise is kept here by hand:
-    # one line on stderr (if stderr can be written at all) and exit code 2.
+    # config imports no project module, so cli.run_cli's promise (one line, exit 2) is kept by hand.
     try:
         main()
     except BrokenPipeError:  # `config.py | head` closed the pipe: nothing left to say
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     except (RAGError, OSError) as exc:
         message = exc if isinstance(exc, RAGError) else f"cannot write the settings: {exc.strerror or exc}"
-        try:
+        with contextlib.suppress(OSError):
             print(f"error: {message}", file=sys.stderr, flush=True)
-        except OSError:
-            pass
         raise SystemExit(2) from None

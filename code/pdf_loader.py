@@ -51,8 +51,7 @@ def neutralise(text: str) -> str:
     return _PROMPT_TAG.sub("\u2039", text)
 
 
-# TeX typesets an accent as its own glyph before the letter, so the text layer reads "Z¨urich",
-# "rˆole": the spacing accent (NFKC would make it a space and a floating mark) and its combining mark.
+# TeX sets an accent as a glyph before its letter ("Z¨urich"); NFKC would leave a space and a loose mark.
 _SPACING_ACCENTS = dict(zip("\u00a8\u00b4`\u02c6\u02dc\u02c7\u02d8\u02d9\u02da\u02dd",
                             "\u0308\u0301\u0300\u0302\u0303\u030c\u0306\u0307\u030a\u030b"))
 # A backtick counts only inside a word ("probl`eme"): "`echo'" is an old-style quote.
@@ -60,9 +59,8 @@ _ACCENT_LETTER = re.compile(f"([{''.join(_SPACING_ACCENTS).replace('`', '')}]|(?
 
 
 def _accented(match: re.Match) -> str:
-    """"¨u" -> "ü" where Unicode has that letter; else (a backtick before code) unchanged."""
-    base = "i" if match.group(2) == "\u0131" else match.group(2)  # TeX puts "¨" on a dotless i: "Ma¨ıeul"
-    letter = unicodedata.normalize("NFC", base + _SPACING_ACCENTS[match.group(1)])
+    """"¨u" -> "ü", "¨ı" -> "ï" where Unicode has that letter; else (a backtick before code) unchanged."""
+    letter = unicodedata.normalize("NFC", match.group(2).replace("\u0131", "i") + _SPACING_ACCENTS[match.group(1)])
     return letter if len(letter) == 1 else match.group(0)
 
 
