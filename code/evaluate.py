@@ -67,7 +67,7 @@ def print_report(report: dict) -> None:
         else:
             ok = "ref" if r["refused"] else "ANS!"  # an unanswerable question answered
         hit = "-" if not r["answerable"] else (str(r["hit_rank"]) if r["hit_rank"] else "x")
-        recall = f"{r['answer_recall']:.2f}" if r["answerable"] and not r["refused"] else "-"
+        recall = "-" if r.get("answer_recall") is None or r["refused"] else f"{r['answer_recall']:.2f}"  # no reference: -
         answer = " ".join(r["answer"].split())
         print(f"{n:>2}  {ok:<4} {recall:>4} {hit:>3} {r['faithfulness']:>4.2f} {r['context_relevance']:>4.2f} "
               f"{r['latency_s']:>5.2f}  {r['question'][:48]} -> {answer[:60]}")
