@@ -138,3 +138,17 @@ def test_claims_benchmark_keeps_the_fresh_claims_out_of_the_tune_split():
         f"documents'), got {counts}")
     fresh = [r for r in report["results"] if r["split"] == "fresh"]
     assert {r["doc"] for r in fresh} == {"texdoc", "ltnews35", "isomath"}, "only the fresh documents' claims are fresh"
+
+
+def test_the_table_shows_answer_recall_and_a_dash_without_a_reference(tmp_path, capsys):
+    """A wrong answer read as a plain "ans" (an outside tester); the rec column tells. A question
+    without a reference answer has no recall: "-", not a crash."""
+    import evaluate
+
+    questions = tmp_path / "q.jsonl"
+    questions.write_text('{"question": "What was Q3 revenue?", "answer": "4.2M EUR", "evidence": "Q3 revenue was 4.2M"}\n'
+                         '{"question": "What was the operating margin?", "evidence": "operating margin was 21%"}\n',
+                         encoding="utf-8")
+    evaluate.main(["--pdf", str(SAMPLE_PDF), "--questions", str(questions)])
+    rows = [line.split() for line in capsys.readouterr().out.splitlines()[1:3]]
+    assert rows[0][1:3] == ["ans", "1.00"] and rows[1][1:3] == ["ans", "-"], f"expected rec 1.00 and '-': {rows}"
