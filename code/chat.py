@@ -93,8 +93,9 @@ def chat(documents, cfg: Config, ask, save_to: str | None = None, html_to: str |
         # A Ctrl-C pressed at the prompt just before a read starts is held by the terminal until
         # the next line or Ctrl-D, and fires as the session ends: the session was ending anyway.
         print()
-    with uninterrupted():
-        _save(state["history"], save_to, html_to)
+    finally:  # also when stdout went away (`| head`): the answered turns are still saved
+        with uninterrupted():
+            _save(state["history"], save_to, html_to)
 
 
 def _loop(documents, cfg: Config, ask, state: dict) -> None:

@@ -154,8 +154,9 @@ def run_cli(main_fn) -> None:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         raise SystemExit(0) from None
     except OSError as exc:
-        fail(f"{exc.strerror or exc} ({exc.filename or 'output'}); free some space or "
-             f"check the path, then run again")
+        fix = {errno.ENOSPC: "free some space", errno.EDQUOT: "free some space", errno.EACCES: "check its permissions",
+               errno.EPERM: "check its permissions"}.get(exc.errno, "check the path")
+        fail(f"{exc.strerror or exc} ({exc.filename or 'output'}); {fix}, then run again")
     except Exception as exc:  # a bug, not bad input: say so briefly, keep the trace on request
         if os.environ.get("RAG_DEBUG"):
             raise

@@ -123,11 +123,12 @@ def parse_args(argv: list[str] | None):
 
 
 def write_or_print(report: dict, out: str | None, show) -> None:
-    """Print the report; with --json OUT, also write it to OUT and say where."""
-    show(report)
+    """Print the report; with --json OUT, first write it to OUT (a reader that closes stdout
+    early, `| head`, must not lose it) and say where."""
     if out:
         write_file(out, json.dumps(report, indent=2), "--json")
         print(printable(f"wrote the report to {out}"), file=sys.stderr)
+    show(report)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -149,12 +150,12 @@ def main(argv: list[str] | None = None) -> None:
     questions = load_questions(questions_file)
     report = evaluate(questions, pdfs, cfg, progress=progress)
     extra = sweep(questions, pdfs, cfg, report, progress) if args.sweep else None
-    write_or_print({**report, "sweep": extra} if extra else report, args.json,
-                   lambda r: (print_report(r), extra and print_sweep(extra)))
-    if args.html:
+    if args.html:  # written before anything is printed, as --json is
         import html_report
 
         html_report.write_html(args.html, html_report.render_evaluation(report, extra, SUMMARY_ROWS), keep)
+    write_or_print({**report, "sweep": extra} if extra else report, args.json,
+                   lambda r: (print_report(r), extra and print_sweep(extra)))
 
 
 if __name__ == "__main__":

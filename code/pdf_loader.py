@@ -168,8 +168,11 @@ def check_file(path: Path, max_mb: float) -> None:
     if size > max_mb * 1024 * 1024:
         raise PDFLoadError(f"{path}: {size / 1024 / 1024:.3g} MB is over the {max_mb:g} MB limit; "
                            f"split the PDF or raise RAG_MAX_PDF_MB")
-    with open(path, "rb") as fh:
-        head = fh.read(1024)
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(1024)
+    except OSError as exc:  # no permission, or a FIFO or device where a file was expected
+        raise PDFLoadError(f"{path}: cannot read it ({exc.strerror or exc}); check its permissions") from None
     # The PDF spec allows junk before the header, within the first kilobyte.
     if b"%PDF-" not in head:
         raise PDFLoadError(f"{path}: not a PDF (no %PDF- header); pass a .pdf file, or "
@@ -240,8 +243,12 @@ def load_pdf_pages(path: str | Path, max_mb: float | None = None, on_page=None) 
         if reader.is_encrypted and not reader.decrypt(""):
             raise PDFLoadError(locked)
         pages, damaged = _read_pages(reader, path, on_page)
-    except (FileNotDecryptedError, DependencyError):
-        raise PDFLoadError(locked) from None
+    except (FileNotDecryptedError, DependencyError, NotImplementedError) as exc:
+        # pypdf raises these for a missing AES library, but also for an image codec it lacks
+        # (JBIG2) or a filter it does not know: only the first is a locked file.
+        raise PDFLoadError(locked if isinstance(exc, FileNotDecryptedError) or "crypt" in str(exc).lower() else
+                           f"{path}: the PDF uses something the PDF reader cannot decode ({exc}); "
+                           f"print or export it to a new PDF") from None
     except LimitReachedError as exc:
         raise PDFLoadError(f"{path}: the PDF exceeds a safety limit of the PDF reader ({exc}); "
                            f"it may be hostile: re-export or print it to a new PDF") from None

@@ -203,12 +203,12 @@ def main(argv: list[str] | None = None) -> None:
         return
     question = DEFAULT_QUESTION if args.question is None else args.question
     result = run(question, args.pdfs, cfg, show_progress=not args.json)
+    if args.html:  # before printing: a reader that closes stdout early (`| head`) must not lose it
+        html_report.write_html(args.html, html_report.render(output.to_json(result, cfg)), keep)
     if args.json:
         output.print_json(result, cfg)
     else:
         output.print_text(result, cfg, args.show_context)
-    if args.html:
-        html_report.write_html(args.html, html_report.render(output.to_json(result, cfg)), keep)
 
 
 if __name__ == "__main__":
