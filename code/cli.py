@@ -42,9 +42,14 @@ def printable(text: str) -> str:
     return UNPRINTABLE.sub("\ufffd", as_text(text))
 
 
+def one_line(text: str) -> str:
+    """Printable, and on one line: a file name holding a newline cannot start a forged line."""
+    return re.sub(r"[\r\n]+", " ", printable(text))
+
+
 def fail(message: str, code: int = 2) -> "NoReturn":  # noqa: F821 - typing only
     with suppress(OSError):  # stderr itself may be the fault (2>/dev/full): the exit code still tells
-        print(f"error: {printable(message)}", file=sys.stderr, flush=True)
+        print(f"error: {one_line(message)}", file=sys.stderr, flush=True)
     raise SystemExit(code)
 
 

@@ -36,7 +36,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from chunker import chunk_pages
-from cli import as_text, printable, run_cli
+from cli import as_text, one_line, printable, run_cli
 from config import Config, RAGError, get_config
 from pdf_loader import SAMPLE_PDF, PDFLoadError, check_file, load_pdf_pages, neutralise
 from retriever import build_index, open_index, source_names
@@ -85,12 +85,17 @@ class Progress:
         quiet = not sys.stderr.isatty()
         if quiet:
             with suppress(OSError):
-                print(printable(f"{desc} ({total} {unit}s)"), file=sys.stderr, flush=True)
+                print(one_line(f"{desc} ({total} {unit}s)"), file=sys.stderr, flush=True)
         self.bar = tqdm(total=total, desc=desc, unit=unit, file=sys.stderr, leave=False, disable=quiet)
 
     def close(self) -> None:
         if self.bar is not None:
             self.bar.close()
+
+
+def cited_name(path: Path) -> str:
+    """The file's name as citations and messages show it: inert, and on one line."""
+    return one_line(neutralise(path.name))
 
 
 def _is_folder(arg: str | Path) -> bool:
@@ -178,9 +183,9 @@ def _build(path: Path, key: str, digest: str, cfg: Config, show_progress: bool):
     progress = Progress(path.name, show_progress)
     try:
         pages = load_pdf_pages(path, max_mb=cfg.max_pdf_mb, on_page=progress.pages)
-        chunks = chunk_pages(pages, cfg.chunk_size, cfg.chunk_overlap, neutralise(path.name), cfg.chunker)
+        chunks = chunk_pages(pages, cfg.chunk_size, cfg.chunk_overlap, cited_name(path), cfg.chunker)
         return build_index(chunks, cfg, key=key, progress=progress.chunks(len(chunks)),
-                           source=neutralise(path.name), source_path=as_text(str(path)), file_sha256=digest,
+                           source=cited_name(path), source_path=as_text(str(path)), file_sha256=digest,
                            pipeline=pipeline_version(), owner=owner(),
                            tag=re.sub(r"[^\w.-]+", "_", path.stem) or "doc", pages=len(pages))
     finally:
@@ -207,8 +212,8 @@ def open_or_build(path: Path, cfg: Config, show_progress: bool = False,
             collection = open_index(key, cfg)
             if collection is None:
                 collection = _build(path, key, digest, cfg, show_progress)
-                return Document(neutralise(path.name), collection, False, time.perf_counter() - start, digest)
-    return Document(neutralise(path.name), collection, True, time.perf_counter() - start, digest)
+                return Document(cited_name(path), collection, False, time.perf_counter() - start, digest)
+    return Document(cited_name(path), collection, True, time.perf_counter() - start, digest)
 
 
 def usable_store(cfg: Config) -> Config:
@@ -264,7 +269,7 @@ def _open_or_skip(path: Path, cfg: Config, show_progress: bool, listed: dict, se
         if not several:
             raise
         with suppress(OSError):  # stderr itself may be the fault; the run goes on either way
-            print(printable(f"warning: skipped {exc}"), file=sys.stderr, flush=True)
+            print(one_line(f"warning: skipped {exc}"), file=sys.stderr, flush=True)
         return None
 
 

@@ -559,3 +559,18 @@ def test_a_chat_transcript_is_saved_when_stdout_closes_early(tmp_path):
     saved = json.loads((tmp_path / "c.json").read_text()) if (tmp_path / "c.json").exists() else []
     assert saved and saved[0]["question"] == "What was Q3 revenue?", \
         "the turns answered before stdout closed are saved, not lost with the pipe"
+
+
+def test_a_file_name_with_a_newline_cannot_forge_a_line(tmp_path, capsys):
+    """"good\\nerror: forged line\\n.pdf" printed a line of its own on stderr and in citations (an
+    adversarial tester): a file name is shown on one line."""
+    folder = tmp_path / "odd names"
+    folder.mkdir()
+    write_pdf(folder / "good\nerror: forged line\n.pdf", REVENUE)
+    write_truncated_pdf(folder / "bad\nnote: everything is fine\n.pdf", PEOPLE * 30)
+    code, out, err = cli(["What was Q3 revenue?", str(folder)], capsys)
+    lines = (out + err).splitlines()
+    assert code == 0 and "4.2M" in out, err
+    assert not [line for line in lines if line.startswith(("error: forged", "note: everything"))], \
+        f"a file name must not start a line of its own: {lines}"
+    assert any(line.startswith("warning: skipped") and "note: everything is fine" in line for line in lines), err
