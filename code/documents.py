@@ -260,32 +260,38 @@ def _writable(root: Path) -> bool:
         return False
 
 
-def _open_or_skip(path: Path, cfg: Config, show_progress: bool, listed: dict, several: bool) -> Document | None:
-    """The document; or, among several PDFs, None for one that cannot be read, with a warning:
-    one damaged file in a folder of a hundred should not keep the other 99 from being searched."""
+def _open_or_skip(path: Path, cfg: Config, show_progress: bool, listed: dict, skipped: list | None):
+    """The document; or, among several PDFs (`skipped` is a list then), None for one that
+    cannot be read, with a warning: one damaged file in a folder of a hundred should not keep
+    the other 99 from being searched."""
     try:
         return open_or_build(path, cfg, show_progress, listed)
     except PDFLoadError as exc:
-        if not several:
+        if skipped is None:
             raise
+        skipped.append({"path": as_text(str(path)), "reason": one_line(str(exc))})
         with suppress(OSError):  # stderr itself may be the fault; the run goes on either way
             print(one_line(f"warning: skipped {exc}"), file=sys.stderr, flush=True)
         return None
 
 
-def index_documents(paths: list[Path], cfg: Config, show_progress: bool = True) -> list[Document]:
+def index_documents(paths: list[Path], cfg: Config, show_progress: bool = True,
+                    skipped: list | None = None) -> list[Document]:
     """Open or build one index per PDF; files already indexed are neither parsed nor embedded.
-    Among several PDFs, one that cannot be read is skipped with a warning on stderr."""
+    Among several PDFs, one that cannot be read is skipped with a warning on stderr (and added
+    to `skipped`, as {"path", "reason"})."""
     cfg = usable_store(cfg)
     with store_errors(cfg, "indexing"):
         # One listing serves every file's lookup and the pruning: a folder of 100 PDFs costs
         # one request for them, not 100 (the lookup under the build lock asks the store again).
         listed = {c.name: c for c in get_client(cfg).list_collections()}
-        opened = {path: _open_or_skip(path, cfg, show_progress, listed, several=len(paths) > 1) for path in paths}
+        found = [] if skipped is None else skipped
+        opened = {path: _open_or_skip(path, cfg, show_progress, listed, found if len(paths) > 1 else None)
+                  for path in paths}
         opened = {path: document for path, document in opened.items() if document}
         if not opened:
-            raise RAGError(f"none of the {len(paths)} PDFs could be read (each is named above); "
-                           f"repair or replace them, or pass other PDFs")
+            raise RAGError(f"none of the {len(paths)} PDFs could be read (each warning above says why); "
+                           f"fix the paths or files, or pass other PDFs")
         paths, documents = list(opened), list(opened.values())
         prune(cfg, {as_text(str(p)): (d.collection.name, d.digest) for p, d in zip(paths, documents)}, listed.values())
     names = source_names([d.collection for d in documents])  # "a/doc.pdf" and "b/doc.pdf", as cited

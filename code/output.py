@@ -54,6 +54,7 @@ def to_json(result, cfg: Config) -> dict:
         # The chunk text the model was given (fit_to_budget may keep only part of a chunk).
         "context": [{"id": c.id, "text": c.text} for c in result.context],
         "documents": result.documents,
+        "skipped": result.skipped,
         "timings": result.timings,
     }
 

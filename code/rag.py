@@ -50,6 +50,7 @@ class Result:
     uncited: list[str] = field(default_factory=list)
     search: str = ""  # what retrieval searched for: the question, or a follow-up completed
     documents: list[dict] = field(default_factory=list)  # each file: reused or built, chunks
+    skipped: list[dict] = field(default_factory=list)  # each file that could not be read: path, why
 
 
 class Clock:
@@ -129,9 +130,11 @@ def run(question: str = DEFAULT_QUESTION, pdfs: list[str] | None = None, cfg: Co
     with store_errors(cfg, "opening the index store"):
         get_client(cfg)  # started once per process: its own line in the timings, not the indexes'
     opened = time.perf_counter()
-    documents = index_documents(pdf_paths(pdfs or []), cfg, show_progress)               # 1-3
+    skipped: list[dict] = []
+    documents = index_documents(pdf_paths(pdfs or []), cfg, show_progress, skipped)      # 1-3
     indexed = time.perf_counter()
     result = ask(documents, question, cfg)
+    result.skipped = skipped
     result.documents = [{"source": d.source, "index": "reused" if d.reused else "built",
                          "chunks": d.collection.metadata["n_chunks"], "seconds": round(d.seconds, 4)}
                         for d in documents]

@@ -249,6 +249,10 @@ def test_an_unreadable_pdf_among_several_is_skipped_with_a_warning(tmp_path, cap
     warnings = [line for line in err.splitlines() if line.startswith("warning: skipped")]
     assert len(warnings) == 2 and any("cut.pdf" in w and "damaged" in w for w in warnings) \
         and any("notes.pdf" in w and "not a PDF" in w for w in warnings), f"each skipped PDF named, with why: {err}"
+    code, out, _ = cli(["--json", "What was Q3 revenue?", str(folder)], capsys)
+    skipped = json.loads(out)["skipped"]
+    assert sorted(Path(s["path"]).name for s in skipped) == ["cut.pdf", "notes.pdf"] and all(s["reason"] for s in skipped), \
+        f"--json must say which files were skipped and why (a script cannot read stderr's warnings): {skipped}"
 
 
 def test_a_pdf_the_reader_cannot_decode_is_named_and_skipped_among_others(tmp_path, capsys):
