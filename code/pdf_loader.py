@@ -27,7 +27,7 @@ from pathlib import Path
 from citations import CITE, GROUPED
 from cli import UNPRINTABLE, as_text, printable, run_cli
 from config import REPO_ROOT, RAGError, get_config
-from textutils import is_title_case
+from textutils import is_title_case, tex_accents_joined
 
 
 class PDFLoadError(RAGError):
@@ -51,22 +51,9 @@ def neutralise(text: str) -> str:
     return _PROMPT_TAG.sub("\u2039", text)
 
 
-# TeX sets an accent as a glyph before its letter ("Z¨urich"); NFKC would leave a space and a loose mark.
-_SPACING_ACCENTS = dict(zip("\u00a8\u00b4`\u02c6\u02dc\u02c7\u02d8\u02d9\u02da\u02dd",
-                            "\u0308\u0301\u0300\u0302\u0303\u030c\u0306\u0307\u030a\u030b"))
-# A backtick counts only inside a word ("probl`eme"): "`echo'" is an old-style quote.
-_ACCENT_LETTER = re.compile(f"([{''.join(_SPACING_ACCENTS).replace('`', '')}]|(?<=[A-Za-z])`)([A-Za-z\u0131])")
-
-
-def _accented(match: re.Match) -> str:
-    """"¨u" -> "ü", "¨ı" -> "ï" where Unicode has that letter; else (a backtick before code) unchanged."""
-    letter = unicodedata.normalize("NFC", match.group(2).replace("\u0131", "i") + _SPACING_ACCENTS[match.group(1)])
-    return letter if len(letter) == 1 else match.group(0)
-
-
 def clean_text(text: str) -> str:
     """Undo the usual extraction artifacts while keeping line and paragraph structure."""
-    text = _ACCENT_LETTER.sub(_accented, text)
+    text = tex_accents_joined(text)
     text = unicodedata.normalize("NFKC", text).translate(_INVISIBLE)
     # "explo-\nration" -> "exploration", but keep "Berlin-\nBrandenburg" (a real hyphenated name).
     text = re.sub(r"(\w)-[ \t]*\n[ \t]*([a-z])", r"\1\2", text)

@@ -1,5 +1,5 @@
-"""Text helpers shared by the chunker, the retriever, the faithfulness check and the offline
-model: sentence splitting and content words.  [provided]
+"""Text helpers shared by the loader, the chunker, the retriever, the faithfulness check and the
+offline model: TeX accents, sentence splitting and content words.  [provided]
 
 Run alone:  python code/textutils.py "Some text. Another sentence, e.g. this one."
 """
@@ -8,8 +8,29 @@ from __future__ import annotations
 
 import re
 import sys
+import unicodedata
 
 from cli import run_cli
+
+# TeX sets an accent as a glyph before its letter ("Z¨urich"); NFKC would leave a space and a loose mark.
+_SPACING_ACCENTS = dict(zip("\u00a8\u00b4`\u02c6\u02dc\u02c7\u02d8\u02d9\u02da\u02dd\u00b8\u02db",
+                            "\u0308\u0301\u0300\u0302\u0303\u030c\u0306\u0307\u030a\u030b\u0327\u0328"))
+# An acute accent typed for an apostrophe ("company´s", "don´t") is one.
+_ACUTE_APOSTROPHE = re.compile(r"(?<=[A-Za-z])\u00b4(?=(?:s|t|ll|re|ve|d|m)\b)")
+# A backtick counts only inside a word ("probl`eme"): "`echo'" is an old-style quote.
+_ACCENT_LETTER = re.compile(f"([{''.join(_SPACING_ACCENTS).replace('`', '')}]|(?<=[A-Za-z])`)([A-Za-z\u0131])")
+
+
+def _accented(match: re.Match) -> str:
+    """"¨u" -> "ü", "¨ı" -> "ï" where Unicode has that letter; else (a backtick before code) unchanged."""
+    letter = unicodedata.normalize("NFC", match.group(2).replace("\u0131", "i") + _SPACING_ACCENTS[match.group(1)])
+    return letter if len(letter) == 1 else match.group(0)
+
+
+def tex_accents_joined(text: str) -> str:
+    """"Z¨urich" -> "Zürich", "rˆole" -> "rôle", "company´s" -> "company's"."""
+    return _ACCENT_LETTER.sub(_accented, _ACUTE_APOSTROPHE.sub("'", text))
+
 
 # A full stop after one of these does not end a sentence.
 _ABBREVIATIONS = {

@@ -85,3 +85,5 @@ def test_tex_accents_join_their_letters(tmp_path):
         and "caf\u00e9" in pages[0] and "probl\u00e8me" in pages[0], f"accents joined to their letters: {pages[0]!r}"
     assert "`echo'" in pages[0], f"a backtick quote is no accent: {pages[0]!r}"
     assert clean_text("its r\u02c6ole, by Ma\u00a8\u0131eul") == "its r\u00f4le, by Ma\u00efeul"  # glyphs the test PDF's font lacks
+    assert clean_text("Louren\u00b8co, Fran\u00b8cois") == "Louren\u00e7o, Fran\u00e7ois"
+    assert clean_text("the company\u00b4s staff don\u00b4t") == "the company's staff don't", "an acute for an apostrophe"
