@@ -556,9 +556,12 @@ def test_a_chat_transcript_is_saved_when_stdout_closes_early(tmp_path):
                             env={**os.environ, "RAG_INDEX_DIR": str(tmp_path / "ix")})
     chat.stdin.write(questions)
     chat.stdin.close()
-    while not chat.stdout.readline().startswith(b"A:"):  # the first answer is out: close, as `| head` would
-        pass
-    chat.stdout.close()
+    answers = 0
+    while answers < 2:  # the second answer is being printed, so the first turn is complete: close
+        line = chat.stdout.readline()
+        assert line, "the chat ended before answering twice"
+        answers += line.startswith(b"A:")
+    chat.stdout.close()  # as `| head` would; a turn cut while printing is not recorded, as with Ctrl-C
     assert chat.wait(timeout=300) == 0
     saved = json.loads((tmp_path / "c.json").read_text()) if (tmp_path / "c.json").exists() else []
     assert saved and saved[0]["question"] == "What was Q3 revenue?", \
