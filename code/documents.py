@@ -39,11 +39,9 @@ from chunker import chunk_pages
 from cli import as_text, one_line, printable, run_cli
 from config import Config, RAGError, get_config
 from pdf_loader import SAMPLE_PDF, PDFLoadError, check_file, load_pdf_pages, neutralise
+from progress import Progress
 from retriever import build_index, open_index, source_names
 from store import APP, compact_store, drop_index, get_client, index_entries, store_errors
-
-PROGRESS_MIN_PAGES = 20
-
 
 @dataclass
 class Document:
@@ -52,45 +50,6 @@ class Document:
     reused: bool  # True when the index existed, False when this run built it
     seconds: float = 0.0
     digest: str = ""  # the file's sha256, as the index key holds it
-
-
-class Progress:
-    """A tqdm bar on stderr (one plain line per step when stderr is not a terminal) that
-    appears only for long documents (PROGRESS_MIN_PAGES pages or more) and never when
-    `enabled` is False (--json output stays clean)."""
-
-    def __init__(self, label: str, enabled: bool):
-        self.label, self.enabled, self.bar = label, enabled, None
-
-    def pages(self, done: int, total: int) -> None:
-        """Loader callback: one page read."""
-        if self.bar is None and self.enabled and total >= PROGRESS_MIN_PAGES:
-            self._open(total, f"reading {self.label}", "page")
-        if self.bar is not None:
-            self.bar.update(1)
-
-    def chunks(self, total: int):
-        """An index-build callback for `total` chunks, or None for a short document."""
-        if self.bar is None:
-            return None
-        self._open(total, f"indexing {self.label}", "chunk")
-        return self.bar.update
-
-    def _open(self, total: int, desc: str, unit: str) -> None:
-        from tqdm import tqdm
-
-        self.close()
-        # A bar redraws itself with carriage returns: in a log file (stderr not a terminal)
-        # that is noise, so there the step is one plain line.
-        quiet = not sys.stderr.isatty()
-        if quiet:
-            with suppress(OSError):
-                print(one_line(f"{desc} ({total} {unit}s)"), file=sys.stderr, flush=True)
-        self.bar = tqdm(total=total, desc=desc, unit=unit, file=sys.stderr, leave=False, disable=quiet)
-
-    def close(self) -> None:
-        if self.bar is not None:
-            self.bar.close()
 
 
 def cited_name(path: Path) -> str:
