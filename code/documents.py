@@ -43,6 +43,7 @@ from progress import Progress
 from retriever import build_index, open_index, source_names
 from store import APP, compact_store, drop_index, get_client, index_entries, store_errors
 
+
 @dataclass
 class Document:
     source: str  # what citations call it: the file name (with folders when two share it)
