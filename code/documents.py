@@ -36,7 +36,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from chunker import chunk_pages
-from cli import as_text, one_line, printable, run_cli
+from cli import as_text, one_line, run_cli
 from config import Config, RAGError, get_config
 from pdf_loader import SAMPLE_PDF, PDFLoadError, check_file, load_pdf_pages, neutralise
 from progress import Progress
@@ -206,7 +206,7 @@ def _copy_of(root: str) -> str:
             shutil.copyfile(entry, copy / entry.name)
     for folder in [copy, *(p for p in copy.rglob("*") if p.is_dir())]:
         folder.chmod(0o700)  # copytree copies the folders' read-only modes too
-    print(printable(f"note: {root} is read-only; answering from a temporary copy (new indexes are not kept)"),
+    print(one_line(f"note: {root} is read-only; answering from a temporary copy (new indexes are not kept)"),
           file=sys.stderr)
     return str(copy)
 
@@ -245,9 +245,8 @@ def index_documents(paths: list[Path], cfg: Config, show_progress: bool = True,
         # One listing serves every file's lookup and the pruning: a folder of 100 PDFs costs
         # one request for them, not 100 (the lookup under the build lock asks the store again).
         listed = {c.name: c for c in get_client(cfg).list_collections()}
-        found = [] if skipped is None else skipped
-        opened = {path: _open_or_skip(path, cfg, show_progress, listed, found if len(paths) > 1 else None)
-                  for path in paths}
+        several = ([] if skipped is None else skipped) if len(paths) > 1 else None  # only then is one skipped
+        opened = {path: _open_or_skip(path, cfg, show_progress, listed, several) for path in paths}
         opened = {path: document for path, document in opened.items() if document}
         if not opened:
             raise RAGError(f"none of the {len(paths)} PDFs could be read (each warning above says why); "

@@ -25,7 +25,7 @@ import unicodedata
 from pathlib import Path
 
 from citations import CITE, GROUPED
-from cli import UNPRINTABLE, as_text, printable, run_cli
+from cli import UNPRINTABLE, as_text, one_line, run_cli
 from config import REPO_ROOT, RAGError, get_config
 from textutils import is_title_case, tex_accents_joined
 
@@ -253,7 +253,7 @@ def load_pdf_pages(path: str | Path, max_mb: float | None = None, on_page=None) 
         raise PDFLoadError(f"{path}: no extractable text in {len(pages)} page(s); it looks "
                            f"scanned (images only): run OCR first, e.g. `ocrmypdf in.pdf out.pdf`")
     for number in damaged:
-        print(printable(f"warning: {path} p.{number}: its content is damaged and was read as empty"),
+        print(one_line(f"warning: {path} p.{number}: its content is damaged and was read as empty"),
               file=sys.stderr)
     return pages
 
