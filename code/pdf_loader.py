@@ -18,8 +18,10 @@ Run alone:  python code/pdf_loader.py [PDF]    (prints page count, characters an
 
 from __future__ import annotations
 
+import errno
 import logging
 import re
+import stat
 import sys
 import unicodedata
 from pathlib import Path
@@ -141,15 +143,18 @@ def mark_headings(text: str) -> str:
 def check_file(path: Path, max_mb: float) -> None:
     """Refuse, before reading it, a path that is missing, a folder, empty, too large or not a PDF."""
     try:
-        is_file, is_dir = path.is_file(), path.is_dir()
-        size = path.stat().st_size if is_file else 0
-    except OSError:  # e.g. a name longer than the file system allows, or a symlink loop
-        is_file = is_dir = False
-    if is_dir:
+        info = path.stat()
+    except OSError as exc:
+        why = {errno.ELOOP: "a symbolic link loop; point the link at a PDF",
+               errno.ENAMETOOLONG: "the name is longer than the file system allows; shorten it",
+               errno.EACCES: "cannot reach it (permission denied); check its folder's permissions"}
+        raise PDFLoadError(f"{str(path)[:200]}: " + why.get(exc.errno, "file not found; check the path (relative "
+                                                             "paths start from the current folder)")) from None
+    if stat.S_ISDIR(info.st_mode):
         raise PDFLoadError(f"{path} is a folder; pass a PDF file, or a folder to rag.py")
-    if not is_file:
-        raise PDFLoadError(f"{str(path)[:200]}: file not found; check the path (relative paths "
-                           f"start from the current folder)")
+    if not stat.S_ISREG(info.st_mode):  # reading a pipe or a device could block or never end
+        raise PDFLoadError(f"{path}: not a regular file (a pipe, socket or device); pass a PDF file")
+    size = info.st_size
     if size == 0:
         raise PDFLoadError(f"{path}: the file is empty (0 bytes); re-download or re-export it")
     if size > max_mb * 1024 * 1024:
@@ -158,7 +163,7 @@ def check_file(path: Path, max_mb: float) -> None:
     try:
         with open(path, "rb") as fh:
             head = fh.read(1024)
-    except OSError as exc:  # no permission, or a FIFO or device where a file was expected
+    except OSError as exc:  # no permission to read it
         raise PDFLoadError(f"{path}: cannot read it ({exc.strerror or exc}); check its permissions") from None
     # The PDF spec allows junk before the header, within the first kilobyte.
     if b"%PDF-" not in head:

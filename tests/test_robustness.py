@@ -2,6 +2,7 @@
 documents, progress, Chroma server mode, and one-line errors for every kind of bad input."""
 
 import json
+import os
 import shutil
 import socket
 import subprocess
@@ -225,6 +226,9 @@ BAD_FILES = {
     "encrypted": (lambda d: write_encrypted_pdf(d / "locked.pdf", REVENUE), "password-protected"),
     "truncated": (lambda d: write_truncated_pdf(d / "cut.pdf", REVENUE * 30), "damaged or truncated"),
     "image-only": (lambda d: write_image_only_pdf(d / "scan.pdf"), "OCR"),
+    # A pipe or a symlink loop exists: "file not found" sent users looking for a typo.
+    "a pipe": (lambda d: os.mkfifo(d / "pipe.pdf") or d / "pipe.pdf", "not a regular file"),
+    "symlink loop": (lambda d: (d / "loop.pdf").symlink_to(d / "loop.pdf") or d / "loop.pdf", "symbolic link loop"),
 }
 
 
