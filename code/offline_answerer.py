@@ -2,8 +2,8 @@
 
 `answer(prompt)` reads the kind of answer the question asks for (`answer_kind`: number, amount,
 date, name, yes_no, definition, procedure, other) and quotes the context sentence that `carries`
-such a fact next to a key term of the question (a number for "how many suffixes", a date for
-"when", a name for "who"), naming no other period than asked ("Q4" for "Q3"); of
+such a fact next to a key term of the question ("eight suffixes" for "how many suffixes", a
+date for "when", a name for "who"), naming no other period than asked ("Q4" for "Q3"); of
 those, the one with the question's rarest key term, then the best blend of idf-weighted key-term
 coverage and embedding similarity. A sentence too long to be one statement (a table extracted as
 one run) is read as rows: the words around each key term. One that opens by referring back
@@ -30,7 +30,7 @@ from cli import run_cli
 from config import RAGError
 from offline_embeddings import embed
 from offline_model import OFFLINE_CHAT, Prompt, read_prompt, task
-from textutils import anchors, clauses, numbers, spelled_out, split_sentences, terms
+from textutils import STOPWORDS, anchors, clauses, is_title_case, numbers, spelled_out, split_sentences, terms
 
 
 # ------------------------------------------------------------------------ general knowledge
@@ -105,22 +105,24 @@ def _matches(term: str, found: set[str]) -> float:
     return 1.0 if term in found else 0.5 * (len(term) >= PREFIX_LETTERS and any(f.startswith(stem) for f in found))
 
 
-def _bound_number(clause: str, question: str) -> bool:
-    """A number of what is asked: a count ("how many"), of the quantity named ("what was the
-    revenue"), a duration, a version ("4.2.0")."""
-    if re.search(r"how many\b", question, re.I):
-        return True
+def _bound_number(clause: str, question: str, strict: bool) -> bool:
+    """A number of what is asked: of the thing counted ("eight suffixes"; any number unless
+    `strict`), of the quantity named ("what was the revenue"), a duration, a version ("4.2.0")."""
+    def counts(nouns: str) -> bool:  # a number at most three words before one of `nouns`
+        return any(numbers(" ".join(words[max(0, n - 3):n])) for n, w in enumerate(words) if re.match(nouns, w, re.I))
+    words, counted = clause.split(), re.search(r"how many ([\w-]+)(?: ([\w-]+))?", question, re.I)
+    if counted:
+        nouns = "|".join(re.escape(w[:PREFIX_LETTERS]) for w in counted.groups() if w and w not in STOPWORDS)
+        return not strict or bool(nouns and counts(f"\\W*({nouns})"))
     measured = re.match(r"\W*(?:what|which)\b(?: [\w']+){0,3}? " + _QUANTITY, question, re.I)
     if measured:
         return bool(set(terms(measured.group(1))) & set(terms(clause)))
-    if re.search(r"how (long|soon|often|old)\b", question, re.I):  # a number at most three words before a unit
-        words = clause.split()
-        return any(numbers(" ".join(words[max(0, n - 3):n])) for n, w in enumerate(words)
-                   if re.match(r"\W*(second|minute|hour|day|week|month|year|decade)s?\b", w, re.I))
+    if re.search(r"how (long|soon|often|old)\b", question, re.I):
+        return counts(r"(second|minute|hour|day|week|month|year|decade)s?\b")
     return not re.search(r"\b(version|release)\b", question, re.I) or bool(re.search(r"\d\.\d", clause))
 
 
-def _states(kind: str, clause: str, question: str) -> bool:
+def _states(kind: str, clause: str, question: str, strict: bool) -> bool:
     """Does the clause state a fact of this kind that the question does not give, by a key term?"""
     keys = set(terms(question))
     if kind in ("number", "amount", "date", "name") and not any(_matches(t, set(terms(clause))) for t in keys):
@@ -132,7 +134,7 @@ def _states(kind: str, clause: str, question: str) -> bool:
     if kind == "amount" and re.search(r"\bpercent|\bshare\b|\bproportion\b", question, re.I):
         return any("%" in w or "percent" in w.lower() for w in new)
     if kind in ("number", "amount"):
-        return bool(values) and _bound_number(clause, question)
+        return bool(values) and _bound_number(clause, question, strict)
     if kind == "date":
         return bool(_MONTH.search(" ".join(new)))
     if kind == "name":  # a capital that only starts the clause is no name
@@ -152,12 +154,12 @@ def _other_period(text: str, question: str) -> bool:
     return any(re.sub(r"\d", "9", a) in shape and a not in stated for a in periods(question))
 
 
-def carries(kind: str, text: str, question: str) -> bool:
+def carries(kind: str, text: str, question: str, strict: bool = True) -> bool:
     """Does a clause of `text` (a comparison's "than ..." names a reference, not the fact) state
     a fact of the asked kind about what was asked? A heading, or a unit under three words, states none."""
-    heading = _HEADING.fullmatch(text) or len(text.split()) < MIN_STATEMENT_WORDS
+    heading = is_title_case(text) or _HEADING.fullmatch(text) or len(text.split()) < MIN_STATEMENT_WORDS
     return not heading and not _other_period(text, question) and any(
-        _states(kind, c, question) for c in clauses(text) if not _COMPARISON.match(c))
+        _states(kind, c, question, strict) for c in clauses(text) if not _COMPARISON.match(c))
 
 
 def _rows(sentence: str, keys: set[str]) -> list[str]:
@@ -188,9 +190,9 @@ def candidates(prompt: Prompt, keys: set[str]) -> tuple[list[tuple[str, str, boo
 
 def score(question: str, texts: list[str]) -> list[tuple[float, float, int]]:
     """(score, coverage, rank) of each text. Coverage: the idf-weighted share of key terms it holds;
-    score: coverage blended with embedding similarity; rank: 0 without a fact of the asked kind, 1
-    with one, 2 if it also holds the rarest key term: what it is about ("hyp" in "Which module is
-    the hyp prefix registered for?")."""
+    score: coverage blended with embedding similarity; rank: 0 without a fact of the asked kind, +1
+    if bound ("8 suffixes"), +2 with the rarest key term: what it is about ("hyp" in "Which module
+    is the hyp prefix registered for?")."""
     import numpy as np
 
     # Sorted: summed in a fixed order, the floats (and a threshold they meet) do not depend on the hash seed.
@@ -203,8 +205,8 @@ def score(question: str, texts: list[str]) -> list[tuple[float, float, int]]:
     for text, words, cosine in zip(texts, found, vectors[1:] @ vectors[0]):
         coverage = sum(w * _matches(t, words) for t, w in weight.items()) / (sum(weight.values()) or 1.0)
         value = TERM_WEIGHT * coverage + (1 - TERM_WEIGHT) * max(float(cosine), 0.0)
-        fact = carries(kind, text, question)
-        scored.append((value, coverage, fact + any(_matches(t, words) for t in topic) if fact else 0))
+        fact = carries(kind, text, question) + carries(kind, text, question, strict=False)
+        scored.append((value, coverage, fact + 2 * any(_matches(t, words) for t in topic) if fact else 0))
     return scored
 
 
