@@ -92,6 +92,8 @@ def output_files(outputs: dict[str, str | None], keep: tuple = ()) -> None:
     """`output_file` for each flag given ({"--html": path, ...}), and no two naming one file."""
     seen: dict[Path, str] = {}
     for flag, path in outputs.items():
+        if path == "":  # an unset shell variable ("--html $OUT"): running on would write nothing
+            raise RAGError(f"{flag} got an empty file name; pass a file name (e.g. {flag} out.html)")
         if path:
             real = output_file(path, flag, keep)
             if real in seen:

@@ -332,6 +332,8 @@ def test_bad_arguments_exit_2_with_one_line(args, message, capsys):
     (["q?", "--html", "/dev/null"], "not a regular file"),
     (["q?", "--html", "new/"], "names a folder"),  # a trailing "/" wrote a file named "new"
     (["q?", "--html", "."], "names a folder"),
+    (["q?", "--html", ""], "empty file name"),  # an unset $OUT: it ran and wrote nothing, exit 0
+    (["--chat", "--save-chat", ""], "empty file name"),
 ])
 def test_conflicting_flags_and_bad_output_paths_fail_before_any_work(args, message, capsys, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
