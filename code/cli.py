@@ -69,6 +69,8 @@ def output_file(path: str, flag: str, keep: tuple = ()) -> Path:
     """Where `flag PATH` will be written, checked before any work: a regular file (or a new one)
     in a folder that exists and can be written, and none of `keep` (the input documents, the
     index folder) or anything inside them. A symlink is written through, as the shell's `>` does."""
+    if not path:  # an unset shell variable ("--html $OUT"): running on would write nothing
+        raise RAGError(f"{flag} got an empty file name; pass a file name (e.g. {flag} out.html)")
     if path.endswith((os.sep, "/")) or Path(path).name in ("", ".", ".."):  # realpath would drop the "/"
         raise RAGError(f"{flag} {path}: names a folder, not a file; pass a file name (e.g. {flag} out.html)")
     real = Path(os.path.realpath(path))
@@ -92,9 +94,7 @@ def output_files(outputs: dict[str, str | None], keep: tuple = ()) -> None:
     """`output_file` for each flag given ({"--html": path, ...}), and no two naming one file."""
     seen: dict[Path, str] = {}
     for flag, path in outputs.items():
-        if path == "":  # an unset shell variable ("--html $OUT"): running on would write nothing
-            raise RAGError(f"{flag} got an empty file name; pass a file name (e.g. {flag} out.html)")
-        if path:
+        if path is not None:
             real = output_file(path, flag, keep)
             if real in seen:
                 raise RAGError(f"{seen[real]} and {flag} name the same file; give each its own")

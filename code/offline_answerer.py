@@ -237,9 +237,8 @@ def answer(prompt: Prompt) -> str:
 
 def relevant_sentences(prompt: Prompt) -> str:
     """The context sentences needed for the question (RAGAS context relevance): those that answer."""
-    question = prompt.question
     sentences = [s for _, text in prompt.context for s in split_sentences(text)]
-    keep = [s for s, (_, cover, rank) in zip(sentences, score(question, sentences)) if rank and cover >= MIN_COVERAGE]
+    keep = [s for s, (_, cover, rank) in zip(sentences, score(prompt.question, sentences)) if rank and cover >= MIN_COVERAGE]
     return "\n".join(keep) if keep else "Insufficient Information"
 
 
