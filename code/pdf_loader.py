@@ -29,7 +29,8 @@ from pathlib import Path
 from citations import CITE, GROUPED
 from cli import UNPRINTABLE, as_text, one_line, run_cli
 from config import REPO_ROOT, RAGError, get_config
-from textutils import is_title_case, tex_accents_joined
+from page_layout import GLUED_SHARE, GLUED_WORD, glued_share, mark_headings, strip_running_lines
+from textutils import tex_accents_joined
 
 
 class PDFLoadError(RAGError):
@@ -69,75 +70,6 @@ def clean_text(text: str) -> str:
     text = re.sub(r" *\n *", "\n", text)
     text = re.sub(r"\n{3,}", "\n\n", text)
     return text.strip()
-
-
-def strip_running_lines(pages: list[str], edge: int = 2) -> list[str]:
-    """Drop running headers, footers and page numbers: lines within `edge` lines of a page's
-    top or bottom that repeat (digits ignored) on at least half of the pages, and not in the
-    body of those pages (then they are rows of a table or a list). Left in, they glue
-    themselves to sentences and repeat in every chunk."""
-    if len(pages) < 3:
-        return pages
-
-    def key(line: str) -> str:
-        return re.sub(r"\d+", "#", line.strip().lower())
-
-    def depth(lines: list[str]) -> int:
-        # A page needs a body between its edges, so short pages have shallower edges.
-        return min(edge, (len(lines) - 1) // 2)
-
-    split = [page.split("\n") for page in pages]
-    counts: dict[str, int] = {}
-    for lines in split:
-        d = depth(lines)
-        if d:
-            for k in {key(ln) for ln in lines[:d] + lines[-d:] if 0 < len(ln.strip()) <= 100}:
-                counts[k] = counts.get(k, 0) + 1
-    running = {k for k, n in counts.items() if n >= max(3, len(pages) / 2)}
-    cleaned = []
-    for lines in split:
-        d = depth(lines)
-        here = running - {key(ln) for ln in lines[d:-d]} if d else set()
-        if here:
-            lines = ([ln for ln in lines[:d] if key(ln) not in here] + lines[d:-d]
-                     + [ln for ln in lines[-d:] if key(ln) not in here])
-        cleaned.append("\n".join(lines))
-    return cleaned
-
-
-_LIST_ITEM = re.compile(r"^\s*(?:[-*\u2022\u2013]|\(?[0-9a-z]{1,2}[.)])\s+\S")
-
-
-def mark_headings(text: str) -> str:
-    """End heading and list-item lines with a full stop. Chunking joins lines with spaces, and
-    a line without punctuation would then run into the next sentence ("Section 5: Governance
-    Larkspur is led by ...", "- Sail: move four spaces - Buy: ..."). A heading is a line that
-    starts a block (after a blank line, punctuation or another heading), starts with a capital
-    or a digit, has no closing punctuation, and stands alone, or is short (or in Title Case)
-    and comes before a capitalised line. A list item is a line that starts with a bullet or an
-    item number and has no closing punctuation."""
-    lines = text.split("\n")
-    lengths = sorted(len(ln.strip()) for ln in lines if ln.strip())
-    if not lengths:
-        return text
-    typical = lengths[len(lengths) // 2]
-    marked: list[str] = []
-    for i, line in enumerate(lines):
-        stripped = line.strip()
-        before = marked[-1].strip() if marked else ""  # already marked: a heading ends a block
-        after = lines[i + 1].strip() if i + 1 < len(lines) else ""
-        open_ended = bool(stripped) and stripped[-1] not in ".!?:;,"
-        is_heading = (
-            open_ended and (stripped[0].isupper() or stripped[0].isdigit())
-            and len(stripped.split()) <= 15
-            and (not before or before[-1] in ".!?:")
-            and (not after or ((len(stripped) <= 0.6 * typical or is_title_case(stripped))
-                               and (after[0].isupper() or after[0].isdigit())))
-        )
-        is_list_item = open_ended and bool(_LIST_ITEM.match(stripped)) and (
-            not after or after[0].isupper() or after[0].isdigit() or _LIST_ITEM.match(after))
-        marked.append(line.rstrip() + "." if is_heading or is_list_item else line)
-    return "\n".join(marked)
 
 
 def check_file(path: Path, max_mb: float) -> None:
@@ -255,12 +187,28 @@ def load_pdf_pages(path: str | Path, max_mb: float | None = None, on_page=None) 
         if damaged:
             raise PDFLoadError(f"{path}: the PDF is damaged: the content of page(s) {_pages(damaged)} "
                                f"cannot be read; repair it (e.g. `qpdf in.pdf out.pdf`) or export it again")
+        if all(map(_blank, reader.pages)):
+            raise PDFLoadError(f"{path}: its {len(pages)} page(s) are blank (nothing is drawn on "
+                               f"them); export the document again")
         raise PDFLoadError(f"{path}: no extractable text in {len(pages)} page(s); it looks "
                            f"scanned (images only): run OCR first, e.g. `ocrmypdf in.pdf out.pdf`")
-    for number in damaged:
-        print(one_line(f"warning: {path} p.{number}: its content is damaged and was read as empty"),
-              file=sys.stderr)
+    warnings = [f" p.{number}: its content is damaged and was read as empty" for number in damaged]
+    if glued_share(pages) > GLUED_SHARE:
+        warnings.append(f": most of its text is in 'words' over {GLUED_WORD} letters long: it has lost the "
+                        f"spaces between words and answers from it will be poor; give it a new text "
+                        f"layer, e.g. `ocrmypdf --force-ocr in.pdf out.pdf`")
+    for warning in warnings:
+        print(one_line(f"warning: {path}{warning}"), file=sys.stderr)
     return pages
+
+
+def _blank(page) -> bool:
+    """Is nothing drawn on the page (no content, or an empty content stream)?"""
+    try:
+        contents = page.get_contents()
+        return contents is None or not contents.get_data().strip()
+    except Exception:  # noqa: BLE001 - unreadable content is damage, which is not blankness
+        return False
 
 
 def _pages(numbers: list[int]) -> str:

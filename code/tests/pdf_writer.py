@@ -4,7 +4,7 @@ Writes real, standards-conforming PDF files (text in the built-in Helvetica font
 the loader, the tests and the benchmark read genuine PDFs parsed by pypdf, with no extra
 dependency. Each entry of `pages` starts a new page; text that does not fit continues on the
 next one. It also writes the awkward files a loader must reject: image-only (scanned-like),
-encrypted, and truncated PDFs.
+blank, encrypted, and truncated PDFs.
 
 Run alone:  python code/tests/pdf_writer.py OUT.pdf    (writes a two-page demo PDF)
 """
@@ -89,6 +89,13 @@ def write_image_only_pdf(path: str | Path, n_pages: int = 1) -> Path:
     path = Path(path)
     shapes = b"0.2 g 80 600 400 120 re f 0.6 g 80 400 300 80 re f"
     _write(path, [shapes] * n_pages)
+    return path
+
+
+def write_blank_pdf(path: str | Path, n_pages: int = 1) -> Path:
+    """A PDF whose pages are empty: nothing drawn, no text."""
+    path = Path(path)
+    _write(path, [b""] * n_pages)
     return path
 
 

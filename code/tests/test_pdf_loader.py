@@ -3,7 +3,7 @@
 import pytest
 
 from pdf_loader import SAMPLE_DOC, PDFLoadError, clean_text, load_pdf, load_pdf_pages
-from pdf_writer import write_encrypted_pdf, write_image_only_pdf, write_pdf, write_truncated_pdf
+from pdf_writer import write_blank_pdf, write_encrypted_pdf, write_image_only_pdf, write_pdf, write_truncated_pdf
 
 PAGES = ["Q3 revenue was 4.2M, up 8% YoY.\n\nOperating margin was 21%.", "A Berlin office opened in July."]
 
@@ -33,11 +33,33 @@ def test_cleanup_joins_hyphenation_and_drops_invisible_characters():
     (lambda p: write_encrypted_pdf(p / "locked.pdf", PAGES), "password"),
     (lambda p: write_truncated_pdf(p / "cut.pdf", PAGES * 20), "damaged or truncated"),
     (lambda p: write_image_only_pdf(p / "scan.pdf", 2), "OCR"),
+    (lambda p: write_blank_pdf(p / "blank.pdf", 2), "2 page.s. are blank"),
 ])
 def test_bad_files_get_one_line_errors(tmp_path, make, message):
     with pytest.raises(PDFLoadError, match=message) as info:
         load_pdf_pages(make(tmp_path))
     assert "\n" not in str(info.value)
+
+
+def test_text_that_lost_its_spaces_is_read_with_a_warning(tmp_path, capsys):
+    words = "the package maintenance system is unique and particularly robust".split()
+    glued = write_pdf(tmp_path / "glued.pdf", ["".join(words) + ".\n\n" + "".join(reversed(words)) + "."])
+    assert "packagemaintenance" in load_pdf_pages(glued)[0]
+    warning = capsys.readouterr().err
+    assert "glued.pdf" in warning and "lost the spaces" in warning and "ocrmypdf" in warning, (
+        f"expected a one-line warning naming the file, the lost spaces and a fix; stderr was {warning!r}")
+    load_pdf_pages(write_pdf(tmp_path / "prose.pdf", PAGES))
+    assert capsys.readouterr().err == "", "a PDF with ordinary words must load without a warning"
+
+
+def test_glued_share_counts_latin_letters_only():
+    from page_layout import glued_share
+
+    assert glued_share(["packagemaintenancesystemisunique and robust"]) > 0.5
+    assert glued_share(["Operating margin was 21%, as the full report explains in its second part. "
+                        "See https://example.org/reports/2024/q3.pdf"]) < 0.5, "one URL in prose is not glued text"
+    assert glued_share(["营业利润率为百分之二十一，柏林办事处于七月开业。"]) == 0.0, (
+        "a script written without spaces is not glued text")
 
 
 def test_size_cap(tmp_path):
