@@ -20,6 +20,7 @@ import json
 import sys
 from dataclasses import dataclass
 
+from citations import citation_line
 from cli import as_text, uninterrupted, write_file
 from config import Config, RAGError
 from retriever import retrieve
@@ -158,7 +159,7 @@ def _command(command: str, last: Turn | None, result) -> Turn | None:
         return None
     if command == "/sources":
         for c in (result.citations if result else []):
-            print(f"  [{c['id']}] p.{c['page']} ({c['source']}): \"{c['quote']}\"")
+            print(f"  {citation_line(c)}")
         if not (result and result.citations):
             print("(the last answer cited nothing)" if result else "(no citations yet)")
     else:

@@ -4,7 +4,8 @@ sentence of a cited chunk backs an answer.  [provided]
 * `CITE` finds `[c0]` and `[report:c3]` (generator.py offers it as `_CITE`, the spec's name);
 * `is_refusal(text)` tells "I don't know ..." from an answer, whatever the apostrophe;
 * `resolve_citations(answer, context)` gives each valid citation its file, page and quoted
-  sentence, and lists the answer sentences that cite nothing.
+  sentence ("" when no sentence of the chunk shares a word with the answer), and lists the
+  answer sentences that cite nothing; `citation_line` shows one as the terminal prints it.
 
 Run alone:  python code/citations.py "Revenue was 4.2M [c0]. I don't know [c1]."
 """
@@ -23,6 +24,7 @@ CITE = re.compile(r"\[((?:[\w.-]+:)?c\d+)\]")
 GROUPED = re.compile(r"\[\s*((?:[\w.-]+:)?c\d+(?:\s*[,;]\s*(?:[\w.-]+:)?c\d+)+)\s*\]")
 # A citation marker with the space before it; other brackets ("[Function]", "[1]") are text.
 MARKER = re.compile(r"\s*" + CITE.pattern)
+NO_QUOTE = "(no sentence of it shares a word with the answer sentence that cites it)"
 QUOTE_GAP = " \u2026 "  # between two quoted sentences of one chunk that are not neighbours
 REFUSAL = "I don't know: the provided context does not contain the answer."
 _REFUSAL = re.compile(r"\b(i|we) (do not|don't|cannot|can't|could not|couldn't) (know|answer|find)\b|"
@@ -51,10 +53,18 @@ def strip_markers(text: str) -> str:
 
 
 def best_quote(answer_sentence: str, chunk_text: str) -> str:
-    """The chunk sentence that best backs an answer sentence: the quote shown with a citation."""
+    """The chunk sentence that best backs an answer sentence: the quote shown with a citation;
+    "" when no sentence shares a content word with it (its first sentence would pose as proof)."""
     claim = set(terms(answer_sentence))
     sentences = split_sentences(chunk_text) or [chunk_text]
-    return max(sentences, key=lambda s: len(claim & set(terms(s))) / (1 + 0.01 * len(s)))
+    best = max(sentences, key=lambda s: len(claim & set(terms(s))) / (1 + 0.01 * len(s)))
+    return best if claim & set(terms(best)) else ""
+
+
+def citation_line(citation: dict) -> str:
+    """A resolved citation as the terminal shows it: id, page, file and the quote."""
+    quote = f'"{citation["quote"]}"' if citation["quote"] else NO_QUOTE
+    return f"[{citation['id']}] p.{citation['page']} ({citation['source']}): {quote}"
 
 
 def resolve_citations(answer, context: list) -> tuple[list[dict], list[str]]:
@@ -72,7 +82,7 @@ def resolve_citations(answer, context: list) -> tuple[list[dict], list[str]]:
             uncited.append(sentence)
         for cid in ids:
             quote = best_quote(strip_markers(sentence), by_id[cid].text)
-            if quote not in quotes.setdefault(cid, []):
+            if quote not in quotes.setdefault(cid, []) and quote:
                 quotes[cid].append(quote)
     return [{"id": cid, "source": by_id[cid].source, "page": by_id[cid].page, "quote": joined(found, by_id[cid].text)}
             for cid, found in quotes.items()], uncited
@@ -80,7 +90,9 @@ def resolve_citations(answer, context: list) -> tuple[list[dict], list[str]]:
 
 def joined(quotes: list[str], text: str) -> str:
     """The quoted sentences of one chunk in the chunk's order, a gap between them marked by
-    QUOTE_GAP: a chunk cited by two answer sentences backs both."""
+    QUOTE_GAP: a chunk cited by two answer sentences backs both. No sentence: ""."""
+    if not quotes:
+        return ""
     if any(text.find(q) < 0 for q in quotes):
         return QUOTE_GAP.join(quotes)
     ordered = sorted(quotes, key=text.find)

@@ -19,11 +19,12 @@ Run alone:  python code/faithfulness.py    (score examples, then one offline ver
 from __future__ import annotations
 
 import re
+import sys
 from dataclasses import dataclass
 
 from chunker import Chunk
 from citations import strip_markers
-from cli import run_cli
+from cli import one_line, run_cli
 from config import Config
 from llm import completion
 from textutils import split_sentences
@@ -55,15 +56,26 @@ def split_claims(answer_text: str) -> list[str]:
             if re.search(r"\w", claim)]
 
 
+_SUPPORTED = {"yes", "supported", "true", "entailed"}
+_UNSUPPORTED = {"no", "not", "unsupported", "false", "contradicted", "cannot"}
+_LABEL = re.compile(r"^\W*(?:final\s+)?(?:verdict|answer|judge?ment)\W*", re.I)
+
+
 def parse_verdict(reply: str) -> bool:
-    """Read a yes/no reply tolerantly: "Yes.", "**yes**", "No - because ...", "Verdict: YES"."""
-    words = re.findall(r"[a-z]+", reply.lower())
-    for word in words:
-        if word in {"yes", "supported", "true", "entailed"}:
-            return True
-        if word in {"no", "not", "unsupported", "false", "contradicted"}:
-            return False
-    return False  # an unreadable verdict is not evidence of support
+    """Read a yes/no reply tolerantly: "Yes.", "**yes**", "No - because ...", "Verdict: YES",
+    "I cannot say yes to this; No.". A verdict word that opens the reply decides, else one that
+    ends it, else any word against support, else any word for it. A reply with none ("Oui", an
+    echo of the claim) counts as not supported, with a warning: it is no evidence of support."""
+    words = re.findall(r"[a-z]+", _LABEL.sub("", reply.lower()))
+    for word in words[:1] + words[-1:]:
+        if word in _SUPPORTED or word in _UNSUPPORTED:
+            return word in _SUPPORTED
+    if _UNSUPPORTED & set(words) or _SUPPORTED & set(words):
+        return not _UNSUPPORTED & set(words)
+    print(one_line(f"warning: the verifier replied {reply.strip()[:60]!r}, neither yes nor no: the claim "
+                   f"counts as not supported; use a chat model that follows English instructions"),
+          file=sys.stderr)
+    return False
 
 
 def context_block(chunks: list[Chunk]) -> str:

@@ -18,7 +18,7 @@ import re
 from collections import Counter
 from pathlib import Path
 
-from citations import CITE, QUOTE_GAP, strip_markers
+from citations import CITE, NO_QUOTE, QUOTE_GAP, strip_markers
 from cli import write_file
 from textutils import split_sentences
 
@@ -101,7 +101,7 @@ def citations_html(data: dict, cites: dict, chunks: dict, h: int) -> str:
     sent, cards = {c["id"]: c["text"] for c in data.get("context") or data["retrieved"]}, []
     for c in data["citations"]:
         text, marked, end = sent.get(c["id"], ""), "", 0
-        for part in c["quote"].split(QUOTE_GAP):  # each quoted sentence, in the chunk's order
+        for part in c["quote"].split(QUOTE_GAP) if c["quote"] else []:  # each quoted sentence, in order
             found = re.search(r"\s+".join(map(re.escape, part.split())), text[end:]) if part.split() else None
             if not found:
                 marked, end = esc(text) + '</p><p class="muted">(The quote is not verbatim in the chunk.)', len(text)
@@ -110,8 +110,9 @@ def citations_html(data: dict, cites: dict, chunks: dict, h: int) -> str:
             end += found.end()
         marked += esc(text[end:])
         where = f' (<a href="#{chunks[c["id"]]}">retrieved chunk</a>)' if c["id"] in chunks else ""
+        quoted = f'<q>{esc(c["quote"])}</q>' if c["quote"] else esc(NO_QUOTE)
         cards.append(f'<article class="card" id="{cites[c["id"]]}"><h{h + 1}>[{esc(c["id"])}] {esc(c["source"])}, '
-                     f'page {esc(c["page"])}</h{h + 1}><p>Quoted sentence{where}: <q>{esc(c["quote"])}</q></p>'
+                     f'page {esc(c["page"])}</h{h + 1}><p>Quoted sentence{where}: {quoted}</p>'
                      f'<p>Chunk text as sent to the model:</p><p>{marked}</p></article>')
     return f"<h{h}>Citations</h{h}>" + ("".join(cards) or "<p>None: the answer cites no chunk.</p>")
 

@@ -13,7 +13,7 @@ import json
 import sys
 from dataclasses import asdict
 
-from citations import best_quote
+from citations import best_quote, citation_line
 from cli import printable
 from config import Config
 from textutils import terms
@@ -82,7 +82,7 @@ def print_text(result, cfg: Config, show_context: bool = False) -> None:
     if data["citations"]:
         say("\nCitations:")
         for c in data["citations"]:
-            say(f"  [{c['id']}] p.{c['page']} ({c['source']}): \"{c['quote']}\"")
+            say(f"  {citation_line(c)}")
     if data["dropped_citations"]:
         say(f"\nDropped citations (not in the context): {', '.join(data['dropped_citations'])}")
     if data["uncited_claims"]:

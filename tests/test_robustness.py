@@ -487,6 +487,22 @@ def test_a_chunk_cited_by_two_answer_sentences_quotes_both():
         "expected neighbouring sentences quoted as one passage"
 
 
+def test_a_cited_chunk_that_backs_nothing_is_not_quoted_as_proof():
+    """A model cited a chunk for a sentence it does not back; the chunk's first sentence was
+    shown as the quote, posing as evidence (an outside tester's stub model, "invented in 1850")."""
+    from citations import NO_QUOTE, citation_line, resolve_citations
+    from generator import Answer
+    from html_report import citations_html
+
+    chunk = Chunk("c1", "Labels sit at 1.0 by default. Fonts are not embedded.", page=6)
+    citations, _ = resolve_citations(Answer("The telescope was invented in 1850 [c1].", ["c1"]), [chunk])
+    assert [c["quote"] for c in citations] == [""], f"expected an empty quote, got {citations}"
+    assert citation_line(citations[0]) == f"[c1] p.6 ({chunk.source}): {NO_QUOTE}", "expected the line to say nothing backs it"
+    page = citations_html({"citations": citations, "retrieved": [{"id": "c1", "text": chunk.text}]}, {"c1": "x"}, {}, 2)
+    assert "<mark>" not in page and "<q>" not in page and "no sentence of it shares a word" in page, \
+        "expected the card to show the chunk unmarked and say that no sentence backs the answer"
+
+
 def test_a_refusal_reports_no_claims_instead_of_a_perfect_score(capsys):
     """A refusal states nothing: "Faithfulness: 1.00 (0/0 claims supported)" read as a perfect
     check of an answer that was never given."""

@@ -149,7 +149,16 @@ def test_only_citation_markers_are_stripped_from_claims():
 @pytest.mark.parametrize("reply, verdict", [
     ("Yes", True), ("Yes.", True), ("**yes**", True), ("Verdict: YES", True),
     ("No", False), ("no – because the context says 21%", False), ("Not supported.", False),
-    ("", False), ("I cannot tell", False),
+    ("", False), ("I cannot tell", False), ("I cannot say yes to this; No.", False),
+    ("Based on the context, the claim is supported.", True),
 ])
 def test_verifier_replies_are_read_tolerantly(reply, verdict):
-    assert parse_verdict(reply) is verdict
+    assert parse_verdict(reply) is verdict, f"expected {reply!r} to read as {verdict}"
+
+
+@pytest.mark.parametrize("reply", ["Oui", "Q3 revenue was 4.2M.", ""])
+def test_a_reply_that_is_neither_yes_nor_no_is_unsupported_and_said(reply, capsys):
+    assert parse_verdict(reply) is False
+    warning = capsys.readouterr().err
+    assert "neither yes nor no" in warning and warning.count("\n") == 1, (
+        f"expected a one-line warning that the verifier's reply {reply!r} was unreadable; stderr was {warning!r}")
