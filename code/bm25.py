@@ -3,7 +3,8 @@
 Dense retrieval finds passages that mean the same; BM25 (bm25s) finds the passages that share
 the question's rare words ("Leipzig", "Form 1040"). `save` builds a document's BM25 index once,
 beside its Chroma collection, and `ranking` loads it (memory-mapped, cached per process) to
-rank the chunks for a question. `fuse` merges several rankings by reciprocal rank fusion.
+rank the chunks for a question; `rank_texts` ranks a few texts in memory. `fuse` merges
+several rankings by reciprocal rank fusion.
 
 Run alone:  python code/bm25.py ["question"]    (ranks the sample report's chunks)
 """
@@ -87,6 +88,20 @@ def ranking(folder: Path, query: str, n: int) -> list[tuple[str, float]]:
     scores = model.get_scores(query_terms)
     best = np.argsort(-scores, kind="stable")[:n]
     return [(ids[i], float(scores[i])) for i in best if scores[i] > 0]
+
+
+def rank_texts(texts: list[str], query: str) -> list[int]:
+    """The positions of the `texts` that share a word with `query`, best BM25 score first: an
+    index in memory, for a few texts (the context's windows), never saved."""
+    model = _quiet_bm25s().BM25()
+    model.index([_text_terms(t) or ["\x00"] for t in texts], show_progress=False)
+    query_terms = [t for t in terms(query) if t in model.vocab_dict]
+    if not query_terms:
+        return []
+    import numpy as np
+
+    scores = model.get_scores(query_terms)
+    return [int(i) for i in np.argsort(-scores, kind="stable") if scores[i] > 0]
 
 
 def fuse(rankings: list[list]) -> dict:

@@ -156,7 +156,7 @@ def chunk_pages(pages: list[str], chunk_size: int, overlap: int, source: str = "
 
 
 def main(argv: list[str] | None = None) -> None:
-    from config import ArgumentParser
+    from cli import ArgumentParser
     from pdf_loader import SAMPLE_PAGES
 
     parser = ArgumentParser(prog="chunker.py", description="Show how the sample report is chunked.")

@@ -6,12 +6,15 @@ unexpected error is one line and exit code 1 (RAG_DEBUG=1 shows its traceback). 
 arrives from outside (arguments, file names, PDF text, chat lines) goes through `as_text`;
 what is printed from a file or its name goes through `printable`. A file the user names for
 output (--html, --save-chat, --json OUT) is checked before any work and written by `write_file`.
+`ArgumentParser` makes a bad flag one line too; `add_pipeline_flags` adds the flags rag.py and
+evaluate.py share, each overriding the Config field it names.
 
 Run alone:  python code/config.py    (any module's main runs under run_cli)
 """
 
 from __future__ import annotations
 
+import argparse
 import errno
 import os
 import re
@@ -22,7 +25,7 @@ import threading
 from contextlib import contextmanager, suppress
 from pathlib import Path
 
-from config import RAGError
+from config import CHOICES, Config, RAGError, get_config
 
 # What must never reach a terminal from a file or a file name: control characters (ESC starts
 # escape sequences that hide text or write the clipboard) and bidirectional overrides.
@@ -170,3 +173,30 @@ def run_cli(main_fn) -> None:
         first_line = (str(exc).splitlines() or [""])[0][:200]
         fail(f"unexpected {type(exc).__name__}: {first_line} (a bug? run again with RAG_DEBUG=1 "
              f"to see the traceback, and please report it)", 1)
+
+
+# ------------------------------------------------------------------------ command lines
+
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse, but a bad flag is one line (a RAGError), like every other user error."""
+
+    def error(self, message: str) -> "NoReturn":  # noqa: F821 - typing only
+        unknown = message.partition("unrecognized arguments: ")[2].split()
+        # "rag.py q --json.pdf": a file whose name starts with "-" reads as a flag
+        files = [name for name in unknown if name.startswith("-") and Path(name).exists()]
+        hint = f" (a file? write ./{files[0]})" if files else ""
+        raise RAGError(f"{message}{hint}; see {self.prog} --help")
+
+
+def add_pipeline_flags(parser: argparse.ArgumentParser) -> None:
+    """The flags shared by rag.py and evaluate.py; each overrides the Config field it names."""
+    parser.add_argument("--top-k", type=int, help="chunks to retrieve")
+    parser.add_argument("--chunk-size", type=int, help="tokens per chunk")
+    parser.add_argument("--overlap", type=int, help="tokens shared by neighbouring chunks")
+    parser.add_argument("--chunker", choices=CHOICES["chunker"], help="chunking strategy")
+    parser.add_argument("--retrieval", choices=CHOICES["retrieval"], help="retrieval method")
+
+
+def config_from_args(args: argparse.Namespace) -> Config:
+    return get_config(top_k=args.top_k, chunk_size=args.chunk_size, chunk_overlap=args.overlap,
+                      chunker=args.chunker, retrieval=args.retrieval)

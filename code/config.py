@@ -8,7 +8,6 @@ disagree about a setting. This module imports no other module of the project.
   order of `PROVIDERS`)  >  the offline models that ship with the project;
 * the `Config` of one run, with a `RAG_*` (or `CHROMA_*`) override for every field;
 * `RAGError`, the one kind of error a user can fix (cli.py prints it as one line);
-* the command-line flags shared by rag.py and evaluate.py (`add_pipeline_flags`).
 The models themselves are called through llm.py.
 
 Run alone:  python code/config.py    (prints the resolved models and who chose them, never a key)
@@ -16,7 +15,6 @@ Run alone:  python code/config.py    (prints the resolved models and who chose t
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import math
 import os
@@ -61,10 +59,8 @@ CALIBRATED_GATES = {OFFLINE_EMBEDDING_MODEL: 0.20}
 
 
 class RAGError(Exception):
-    """A problem the user can fix. Its message is one line: what is wrong, then the fix.
-
-    Every entry point prints it as `error: <message>` and exits with code 2, never a traceback.
-    """
+    """A problem the user can fix. Its message is one line: what is wrong, then the fix. Every
+    entry point prints it as `error: <message>` and exits with code 2, never a traceback."""
 
 
 _ENV_LOADED = False
@@ -102,7 +98,10 @@ def resolve_models(env: Mapping[str, str] | None = None) -> dict[str, str]:
         chat, chat_src = env["LLM_MODEL"], "LLM_MODEL"
     if env.get("EMBEDDING_MODEL"):
         embed, embed_src = env["EMBEDDING_MODEL"], "EMBEDDING_MODEL"
-    if env.get("USE_OLLAMA", "").strip().lower() in {"1", "true", "yes"}:
+    ollama = env.get("USE_OLLAMA", "").strip().lower()
+    if ollama and ollama not in _BOOLEAN:
+        raise RAGError(f"USE_OLLAMA={ollama!r} is not 1 or 0 (true/false, yes/no); {_FIX}")
+    if _BOOLEAN.get(ollama):
         if chat is None:
             chat, chat_src = "ollama_chat/" + env.get("OLLAMA_MODEL", OLLAMA_CHAT_MODEL), "USE_OLLAMA"
         if embed is None:
@@ -174,8 +173,9 @@ class Config:
     min_relevance_source: str = field(default="derived from off-topic probes", compare=False)
 
 
-_CHOICES = {"chunker": ("fixed", "sentence"), "retrieval": ("dense", "bm25", "hybrid")}
+CHOICES = {"chunker": ("fixed", "sentence"), "retrieval": ("dense", "bm25", "hybrid")}
 _BOOLEAN = {"1": True, "true": True, "yes": True, "0": False, "false": False, "no": False}
+_FIX = "fix or unset it in your environment or .env"
 
 
 def variable(name: str) -> str:
@@ -185,14 +185,15 @@ def variable(name: str) -> str:
 
 
 def _parse(f, raw: str) -> Any:
+    if not raw.strip():  # RAG_INDEX_DIR=" " would make a folder named " "
+        raise RAGError(f"{variable(f.name)}={raw!r} is blank; {_FIX}")
     kind = f.metadata.get("type", type(f.default))
     try:
         if kind is bool:
             return _BOOLEAN[raw.strip().lower()]
         return kind(raw)
     except (ValueError, KeyError):
-        raise RAGError(f"{variable(f.name)}={raw!r} is not a valid {kind.__name__}; "
-                       f"fix or unset it in your environment or .env") from None
+        raise RAGError(f"{variable(f.name)}={raw!r} is not a valid {kind.__name__}; {_FIX}") from None
 
 
 def get_config(env: Mapping[str, str] | None = None, **overrides: Any) -> Config:
@@ -237,41 +238,15 @@ def validate(cfg: Config) -> None:
              "a cosine score between -1 and 1", "RAG_MIN_RELEVANCE=0.2")
     _require(cfg.context_budget_chars >= 200, "RAG_CONTEXT_BUDGET_CHARS", cfg.context_budget_chars,
              "at least 200 characters", "RAG_CONTEXT_BUDGET_CHARS=6000")
-    _require(cfg.max_pdf_mb > 0, "RAG_MAX_PDF_MB", cfg.max_pdf_mb, "positive", "RAG_MAX_PDF_MB=100")
-    _require(cfg.request_timeout > 0, "RAG_REQUEST_TIMEOUT", cfg.request_timeout, "positive",
-             "RAG_REQUEST_TIMEOUT=60")
-    _require(cfg.max_question_chars > 0, "RAG_MAX_QUESTION_CHARS", cfg.max_question_chars, "positive",
-             "RAG_MAX_QUESTION_CHARS=2000")
+    for name in ("max_pdf_mb", "request_timeout", "max_question_chars", "max_tokens"):
+        _require(getattr(cfg, name) > 0, variable(name), getattr(cfg, name), "positive",
+                 f"{variable(name)}={getattr(Config, name):g}")
     _require(cfg.max_retries >= 0, "RAG_MAX_RETRIES", cfg.max_retries, ">= 0", "RAG_MAX_RETRIES=3")
     _require(0.0 <= cfg.temperature <= 2.0, "RAG_TEMPERATURE", cfg.temperature, "between 0 and 2", "RAG_TEMPERATURE=0")
-    _require(cfg.max_tokens > 0, "RAG_MAX_TOKENS", cfg.max_tokens, "positive", "RAG_MAX_TOKENS=512")
     _require(0 < cfg.chroma_port < 65536, "CHROMA_PORT", cfg.chroma_port, "a TCP port", "CHROMA_PORT=8000")
-    for name, allowed in _CHOICES.items():
+    for name, allowed in CHOICES.items():
         _require(getattr(cfg, name) in allowed, name, getattr(cfg, name),
                  f"one of {', '.join(allowed)}", f"--{name} {allowed[0]}")
-
-
-# ------------------------------------------------------------------------ command lines
-
-class ArgumentParser(argparse.ArgumentParser):
-    """argparse, but a bad flag is one line (a RAGError), like every other user error."""
-
-    def error(self, message: str) -> "NoReturn":  # noqa: F821 - typing only
-        raise RAGError(f"{message}; see {self.prog} --help")
-
-
-def add_pipeline_flags(parser: argparse.ArgumentParser) -> None:
-    """The flags shared by rag.py and evaluate.py; each overrides the Config field it names."""
-    parser.add_argument("--top-k", type=int, help="chunks to retrieve")
-    parser.add_argument("--chunk-size", type=int, help="tokens per chunk")
-    parser.add_argument("--overlap", type=int, help="tokens shared by neighbouring chunks")
-    parser.add_argument("--chunker", choices=_CHOICES["chunker"], help="chunking strategy")
-    parser.add_argument("--retrieval", choices=_CHOICES["retrieval"], help="retrieval method")
-
-
-def config_from_args(args: argparse.Namespace) -> Config:
-    return get_config(top_k=args.top_k, chunk_size=args.chunk_size, chunk_overlap=args.overlap,
-                      chunker=args.chunker, retrieval=args.retrieval)
 
 
 def main() -> None:

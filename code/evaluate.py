@@ -31,8 +31,8 @@ import json
 import sys
 
 import devset
-from cli import output_files, printable, run_cli, write_file
-from config import ArgumentParser, Config, RAGError, add_pipeline_flags, config_from_args
+from cli import ArgumentParser, add_pipeline_flags, config_from_args, output_files, printable, run_cli, write_file
+from config import Config, RAGError
 from pdf_loader import SAMPLE_PDF
 from scoring import SAMPLE_QUESTIONS, SUMMARY_ROWS, evaluate, fmt, load_questions
 

@@ -25,8 +25,8 @@ import statistics
 from dataclasses import replace
 
 from citations import CITE, is_refusal
-from cli import run_cli
-from config import ArgumentParser, Config, RAGError, get_config
+from cli import ArgumentParser, run_cli
+from config import Config, RAGError, get_config
 from pdf_loader import SAMPLE_PDF
 from scoring import SAMPLE_QUESTIONS, evaluate, hit_at_k, hit_rank, load_questions, mrr_at_k
 from generator import build_prompt

@@ -13,7 +13,7 @@
     3. embed and index it    embedding_helpers, retriever, bm25 }
     4. retrieve              retriever.retrieve (M2)
     5. gate                  refuse, without calling the model, when nothing is relevant enough
-    6. fit the budget        retriever.fit_to_budget
+    6. fit the budget        budget.fit_to_budget
     7. answer with ids       generator.answer (your M3, M4)
     8. verify every claim    faithfulness.check_faithfulness (your M5)
     9. resolve citations     citations.resolve_citations: page and quoted sentence of each id
@@ -24,14 +24,15 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
+from budget import fit_to_budget
 from chunker import Chunk
 from citations import resolve_citations
-from cli import as_text, output_files, run_cli
-from config import ArgumentParser, Config, RAGError, add_pipeline_flags, config_from_args, get_config
+from cli import ArgumentParser, add_pipeline_flags, as_text, config_from_args, output_files, run_cli
+from config import Config, RAGError, get_config
 from documents import Document, index_documents, pdf_paths, usable_store
 from faithfulness import FaithfulnessReport, check_faithfulness
 from generator import Answer, answer, build_prompt
-from retriever import fit_to_budget, retrieve
+from retriever import retrieve
 from store import get_client, store_errors
 
 DEFAULT_QUESTION = "What was Q3 revenue?"

@@ -23,7 +23,6 @@ from __future__ import annotations
 import hashlib
 import sys
 from contextlib import suppress
-from dataclasses import replace
 from pathlib import Path
 
 import bm25
@@ -34,15 +33,12 @@ from config import REPO_ROOT, Config, RAGError, get_config
 from embedding_helpers import embed_many, embed_one
 from pdf_loader import neutralise
 from store import APP, bm25_folder, collection_name, compact_store, get_client
-from textutils import sentence_spans
 
 # Each retriever proposes this many candidates per requested result before fusion.
 CANDIDATES_PER_RESULT = 4
 # A BM25 top hit scoring this many times the runner-up is a clear winner, kept in the top k.
 BM25_CLEAR_WIN = 1.5
 ADD_BATCH = 256
-# Context budget: retrieved chunks are cut into windows this long and the best ones kept.
-WINDOW_CHARS = 500
 # The probe-derived gate refuses a question less related to the corpus than a typical (median)
 # off-topic probe. Lenient on purpose: a grounded model still refuses what passes; a gate set
 # higher refused up to 70% of answerable questions with a word-count embedder.
@@ -249,36 +245,6 @@ def retrieve(collection, query: str, k: int, cfg: Config | None = None) -> list[
                             start=meta.get("start", 0), page=meta.get("page"), char_start=meta.get("char_start"),
                             char_end=meta.get("char_end"), score=score, ranks=ranks))
     return chunks
-
-
-def fit_to_budget(question: str, chunks: list[Chunk], budget: int, cfg: Config) -> list[Chunk]:
-    """Fit the retrieved chunks into `budget` characters by relevance, not position: cut each
-    chunk into ~WINDOW_CHARS windows at sentence ends, keep the windows most similar to the
-    question, and give each chunk back only its kept windows (same id, document order)."""
-    if sum(len(c.text) for c in chunks) <= budget:
-        return chunks
-    windows: list[tuple[int, str]] = []
-    for n, chunk in enumerate(chunks):
-        current = ""
-        for s, e in sentence_spans(chunk.text):
-            if current and len(current) + e - s + 1 > WINDOW_CHARS:
-                windows.append((n, current))
-                current = ""
-            current = f"{current} {chunk.text[s:e]}".strip()
-        if current:
-            windows.append((n, current))
-    similarity = embed_many([w for _, w in windows], cfg) @ embed_one(question, cfg)
-    kept, used = set(), 0
-    for i in sorted(range(len(windows)), key=lambda i: -similarity[i]):
-        if used + len(windows[i][1]) <= budget:
-            kept.add(i)
-            used += len(windows[i][1]) + 1
-    selected = []
-    for n, chunk in enumerate(chunks):
-        text = " ".join(w for i, (m, w) in enumerate(windows) if m == n and i in kept)
-        if text:
-            selected.append(replace(chunk, text=text))
-    return selected
 
 
 def main(argv: list[str] | None = None) -> None:

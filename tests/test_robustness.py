@@ -15,12 +15,12 @@ import pytest
 import documents
 import llm
 import rag
+from budget import fit_to_budget
 from chunker import Chunk
 from cli import run_cli
 from config import RAGError, get_config
 from generator import answer, build_prompt
 from pdf_writer import write_encrypted_pdf, write_image_only_pdf, write_pdf, write_truncated_pdf
-from retriever import fit_to_budget
 from store import get_client
 
 CODE = Path(__file__).resolve().parents[1] / "code"
@@ -127,6 +127,20 @@ def test_budget_keeps_the_relevant_window_even_at_the_end_of_a_long_chunk():
     kept = fit_to_budget("What was the operating margin?", chunks, 1200, get_config())
     assert sum(len(c.text) for c in kept) <= 1200
     assert "operating margin was 21%" in kept[0].text and kept[0].id == "c0"
+
+
+def test_budget_keeps_the_top_chunks_answer_among_many_similar_chunks():
+    """--top-k 50 turned "IDL stands for Interface Description Language [c1]" into a refusal
+    (an outside tester, camlidl.pdf): the budget kept only the windows closest in meaning, and
+    forty near-similar chunks crowded out the top chunk's sentence with the question's words."""
+    filler = " ".join(f"Section {i} lists the compiler flags of the stub generator." for i in range(12))
+    top = Chunk("c0", filler + " IDL stands for Interface Description Language.")
+    similar = [Chunk(f"c{n}", f"What the options stand for is explained in part {n}. Each letter stands "
+                              f"for one option, as the table shows.") for n in range(1, 30)]
+    kept = fit_to_budget("What does IDL stand for?", [top] + similar, 1500, get_config())
+    assert sum(len(c.text) for c in kept) <= 1500
+    assert kept[0].id == "c0" and "IDL stands for Interface Description Language." in kept[0].text, (
+        f"expected the top chunk's answer sentence kept; kept {[c.id for c in kept]}")
 
 
 def test_budget_leaves_small_contexts_alone():
@@ -320,6 +334,17 @@ def test_a_folder_where_no_pdf_can_be_read_is_one_error(tmp_path, capsys):
 def test_bad_arguments_exit_2_with_one_line(args, message, capsys):
     code, out, err = cli(args, capsys)
     assert code == 2 and out == "" and message in err and err.count("\n") == 1
+
+
+def test_a_file_named_like_a_flag_gets_a_hint(tmp_path, capsys, monkeypatch):
+    """`rag.py q --json.pdf` said only "unrecognized arguments" (an outside tester)."""
+    monkeypatch.chdir(tmp_path)
+    write_pdf(tmp_path / "--json.pdf", REVENUE)
+    code, out, err = cli(["What was Q3 revenue?", "--json.pdf"], capsys)
+    assert code == 2 and out == "" and "write ./--json.pdf" in err and err.count("\n") == 1, (
+        f"expected one line suggesting ./--json.pdf; got {err!r}")
+    code, out, _ = cli(["What was Q3 revenue?", "./--json.pdf"], capsys)
+    assert code == 0 and "4.2M" in out, f"expected ./--json.pdf to be read as the document; got {out!r}"
 
 
 @pytest.mark.parametrize("args, message", [

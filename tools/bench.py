@@ -37,8 +37,8 @@ ROOT = Path(__file__).resolve().parent.parent
 CODE = ROOT / "code"
 sys.path[:0] = [str(CODE), str(CODE / "tests")]
 
-from cli import output_file, run_cli, write_file  # noqa: E402
-from config import ArgumentParser, RAGError, get_config  # noqa: E402
+from cli import ArgumentParser, output_file, run_cli, write_file  # noqa: E402
+from config import RAGError, get_config  # noqa: E402
 from pdf_loader import SAMPLE_PDF  # noqa: E402
 from pdf_writer import write_pdf  # noqa: E402
 

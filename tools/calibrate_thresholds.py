@@ -22,8 +22,8 @@ from pdf_loader import SAMPLE_PDF  # noqa: E402
 import offline_answerer  # noqa: E402
 import offline_model  # noqa: E402
 import rag  # noqa: E402
-from cli import run_cli  # noqa: E402
-from config import ArgumentParser, get_config  # noqa: E402
+from cli import ArgumentParser, run_cli  # noqa: E402
+from config import get_config  # noqa: E402
 from generator import build_prompt  # noqa: E402
 from textutils import anchors, spelled_out, terms  # noqa: E402
 

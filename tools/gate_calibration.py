@@ -38,8 +38,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "code"), str(ROOT / "tests")]
 
 import numpy as np  # noqa: E402
-from cli import run_cli  # noqa: E402
-from config import ArgumentParser, RAGError, get_config  # noqa: E402
+from cli import ArgumentParser, run_cli  # noqa: E402
+from config import RAGError, get_config  # noqa: E402
 from documents import index_documents  # noqa: E402
 from embedding_helpers import embed_many  # noqa: E402
 from devset import DEVSET  # noqa: E402

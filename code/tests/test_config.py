@@ -1,5 +1,6 @@
 """config.py (provided): model resolution order, RAG_* overrides, keys never printed."""
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -54,6 +55,17 @@ def test_rag_overrides_and_validation(monkeypatch):
         get_config()
     with pytest.raises(RAGError, match="overlap"):
         get_config(env={}, chunk_size=50, chunk_overlap=50)
+
+
+@pytest.mark.parametrize("name, raw, message", [
+    ("RAG_INDEX_DIR", " ", "RAG_INDEX_DIR=' ' is blank"),  # made a folder named " "
+    ("CHROMA_HOST", "\t", "CHROMA_HOST='\\t' is blank"),
+    ("USE_OLLAMA", "maybe", "USE_OLLAMA='maybe' is not 1 or 0"),  # was ignored: offline models, silently
+])
+def test_a_blank_or_unreadable_setting_is_an_error_not_a_guess(name, raw, message):
+    with pytest.raises(RAGError, match=re.escape(message)) as info:
+        get_config(env={name: raw})
+    assert "unset it" in str(info.value), f"expected the fix in the message, got {info.value}"
 
 
 def test_config_main_names_the_deciding_variable_but_never_the_key(monkeypatch):
