@@ -26,6 +26,7 @@ class Chunk:
     source: str = "doc"
     start: int = 0  # index of the chunk's first whitespace token in the document
     page: int | None = None  # 1-based page of the chunk's first character
+    page_label: str | None = None  # the number printed on that page ("124", "iv") when it is not `page`
     char_start: int | None = None  # span in the document text (pages joined by PAGE_JOIN)
     char_end: int | None = None
     score: float | None = None  # cosine similarity to the question, set by retrieve()
@@ -132,10 +133,11 @@ STRATEGIES = {"fixed": chunk_text, "sentence": chunk_sentences}
 
 
 def chunk_pages(pages: list[str], chunk_size: int, overlap: int, source: str = "doc",
-                strategy: str = "fixed") -> list[Chunk]:
+                strategy: str = "fixed", labels: list[str] | None = None) -> list[Chunk]:
     """Chunk a document page by page, so that every chunk lies on exactly one page and a
     citation can name it. Ids run on across pages (c0, c1, ...); `start` counts tokens and
-    `char_start`/`char_end` count characters in the whole document (pages joined by PAGE_JOIN)."""
+    `char_start`/`char_end` count characters in the whole document (pages joined by PAGE_JOIN).
+    `labels`: each page's printed number (pdf_loader.read_pdf), kept where it is not the page's."""
     chunks: list[Chunk] = []
     token_offset = char_offset = 0
     for number, page in enumerate(pages, start=1):
@@ -146,6 +148,7 @@ def chunk_pages(pages: list[str], chunk_size: int, overlap: int, source: str = "
                 chunk.char_start, chunk.char_end = tokens[chunk.start][0], tokens[last][1]
             chunk.id = f"c{len(chunks)}"
             chunk.page = number
+            chunk.page_label = labels[number - 1] if labels and labels[number - 1] != str(number) else None
             chunk.start += token_offset
             chunk.char_start += char_offset
             chunk.char_end += char_offset

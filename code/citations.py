@@ -61,10 +61,16 @@ def best_quote(answer_sentence: str, chunk_text: str) -> str:
     return best if claim & set(terms(best)) else ""
 
 
+def page_name(citation: dict, word: str = "p.") -> str:
+    """"p.140", or "p.140, printed 124" where the PDF numbers its pages its own way."""
+    label = citation.get("page_label")
+    return f"{word}{citation['page']}" + (f", printed {label}" if label else "")
+
+
 def citation_line(citation: dict) -> str:
     """A resolved citation as the terminal shows it: id, page, file and the quote."""
     quote = f'"{citation["quote"]}"' if citation["quote"] else NO_QUOTE
-    return f"[{citation['id']}] p.{citation['page']} ({citation['source']}): {quote}"
+    return f"[{citation['id']}] {page_name(citation)} ({citation['source']}): {quote}"
 
 
 def resolve_citations(answer, context: list) -> tuple[list[dict], list[str]]:
@@ -84,8 +90,8 @@ def resolve_citations(answer, context: list) -> tuple[list[dict], list[str]]:
             quote = best_quote(strip_markers(sentence), by_id[cid].text)
             if quote not in quotes.setdefault(cid, []) and quote:
                 quotes[cid].append(quote)
-    return [{"id": cid, "source": by_id[cid].source, "page": by_id[cid].page, "quote": joined(found, by_id[cid].text)}
-            for cid, found in quotes.items()], uncited
+    return [{"id": cid, "source": by_id[cid].source, "page": by_id[cid].page, "page_label": by_id[cid].page_label,
+             "quote": joined(found, by_id[cid].text)} for cid, found in quotes.items()], uncited
 
 
 def joined(quotes: list[str], text: str) -> str:

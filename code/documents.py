@@ -38,7 +38,7 @@ from pathlib import Path
 from chunker import chunk_pages
 from cli import as_text, one_line, run_cli
 from config import Config, RAGError, get_config
-from pdf_loader import SAMPLE_PDF, PDFLoadError, check_file, load_pdf_pages, neutralise
+from pdf_loader import SAMPLE_PDF, PDFLoadError, check_file, neutralise, read_pdf
 from progress import Progress
 from retriever import build_index, open_index, source_names
 from store import APP, compact_store, drop_index, get_client, index_entries, store_errors
@@ -96,7 +96,7 @@ def pipeline_version() -> str:
     is parsed, so without this a changed loader or chunker would silently keep serving chunks
     made by the old code."""
     h = hashlib.sha256()
-    for module in ("pdf_loader.py", "chunker.py", "textutils.py"):
+    for module in ("pdf_loader.py", "page_layout.py", "chunker.py", "textutils.py"):
         h.update((Path(__file__).parent / module).read_bytes())
     return h.hexdigest()[:16]
 
@@ -142,8 +142,8 @@ def prune(cfg: Config, keep: dict[str, tuple[str, str]], listed) -> None:
 def _build(path: Path, key: str, digest: str, cfg: Config, show_progress: bool):
     progress = Progress(path.name, show_progress)
     try:
-        pages = load_pdf_pages(path, max_mb=cfg.max_pdf_mb, on_page=progress.pages)
-        chunks = chunk_pages(pages, cfg.chunk_size, cfg.chunk_overlap, cited_name(path), cfg.chunker)
+        pages, labels = read_pdf(path, max_mb=cfg.max_pdf_mb, on_page=progress.pages)
+        chunks = chunk_pages(pages, cfg.chunk_size, cfg.chunk_overlap, cited_name(path), cfg.chunker, labels)
         return build_index(chunks, cfg, key=key, progress=progress.chunks(len(chunks)),
                            source=cited_name(path), source_path=as_text(str(path)), file_sha256=digest,
                            pipeline=pipeline_version(), owner=owner(),

@@ -18,7 +18,7 @@ import re
 from collections import Counter
 from pathlib import Path
 
-from citations import CITE, NO_QUOTE, QUOTE_GAP, strip_markers
+from citations import CITE, NO_QUOTE, QUOTE_GAP, page_name, strip_markers
 from cli import write_file
 from textutils import split_sentences
 
@@ -112,7 +112,7 @@ def citations_html(data: dict, cites: dict, chunks: dict, h: int) -> str:
         where = f' (<a href="#{chunks[c["id"]]}">retrieved chunk</a>)' if c["id"] in chunks else ""
         quoted = f'<q>{esc(c["quote"])}</q>' if c["quote"] else esc(NO_QUOTE)
         cards.append(f'<article class="card" id="{cites[c["id"]]}"><h{h + 1}>[{esc(c["id"])}] {esc(c["source"])}, '
-                     f'page {esc(c["page"])}</h{h + 1}><p>Quoted sentence{where}: {quoted}</p>'
+                     f'{esc(page_name(c, "page "))}</h{h + 1}><p>Quoted sentence{where}: {quoted}</p>'
                      f'<p>Chunk text as sent to the model:</p><p>{marked}</p></article>')
     return f"<h{h}>Citations</h{h}>" + ("".join(cards) or "<p>None: the answer cites no chunk.</p>")
 
@@ -159,7 +159,8 @@ def retrieved_html(data: dict, cites: dict, chunks: dict, h: int) -> str:
             ranks.get(key) or "not ranked")) for key in ("dense", "bm25", "fused")]
         state = tag(c["in_context"], "reached the prompt", "not in the prompt")
         cards.append(f'<article class="card" id="{chunks[c["id"]]}"><h{h + 1}>#{n} [{esc(c["id"])}] {esc(c["source"])}'
-                     f', page {esc(c["page"])}</h{h + 1}><p>{state}{trimmed}{cited}</p>{facts(rows)}<p>{esc(c["text"])}'
+                     f', {esc(page_name(c, "page "))}</h{h + 1}><p>{state}{trimmed}{cited}</p>'
+                     f'{facts(rows)}<p>{esc(c["text"])}'
                      f"</p></article>")
     return f"<h{h}>Retrieved chunks, in rank order</h{h}>" + ("".join(cards) or "<p>Nothing was retrieved.</p>")
 

@@ -92,8 +92,13 @@ def provider_error(exc: Exception, model: str) -> RAGError:
                         f"or try again")
     if "Connection" in name or any(s in low for s in ("connection error", "name or service not known", "refused")):
         return RAGError(f"{model}: cannot reach the provider ({text}); check {where} (is the server running?)")
-    if any(s in low for s in ("model_dump", "expecting value", "<html")):  # an HTML error page or a proxy's text, not the API's JSON
+    # An HTML error page or a proxy's text, or JSON of some other service (no "choices"): not the API.
+    if any(s in low for s in ("model_dump", "expecting value", "<html", "no 'choices'")):
         return RAGError(f"{model}: the reply was not the provider's JSON API; check {where} (a server's /v1 URL)")
+    if "BadGateway" in name or "GatewayTimeout" in name:
+        return RAGError(f"{model}: a proxy or gateway could not reach the model's server ({name}); "
+                        f"check that {'the server at ' + where if model.startswith('openai/') else 'the provider'} "
+                        f"is up, or try again later")
     if "InternalServer" in name or "ServiceUnavailable" in name:
         return RAGError(f"{model}: the provider failed on its side ({text}); try again later or switch provider")
     return RAGError(f"{model}: provider error {name}: {text}")

@@ -13,7 +13,7 @@ import json
 import sys
 from dataclasses import asdict
 
-from citations import best_quote, citation_line
+from citations import best_quote, citation_line, page_name
 from cli import printable
 from config import Config
 from textutils import terms
@@ -39,7 +39,8 @@ def to_json(result, cfg: Config) -> dict:
         "citations": result.citations,
         "dropped_citations": result.answer.dropped,
         "uncited_claims": result.uncited,
-        "retrieved": [{"id": c.id, "source": c.source, "page": c.page, "score": round(c.score or 0, 4),
+        "retrieved": [{"id": c.id, "source": c.source, "page": c.page, "page_label": c.page_label,
+                       "score": round(c.score or 0, 4),
                        "ranks": c.ranks, "in_context": any(x.id == c.id for x in result.context),
                        "char_start": c.char_start, "char_end": c.char_end, "text": c.text}
                       for c in result.retrieved],
@@ -97,6 +98,6 @@ def print_text(result, cfg: Config, show_context: bool = False) -> None:
     if show_context:
         say("\nRetrieved context:")
         for c in data["retrieved"]:
-            say(f"  [{c['id']}] p.{c['page']} score {c['score']:.3f}: {c['text']}")
+            say(f"  [{c['id']}] {page_name(c)} score {c['score']:.3f}: {c['text']}")
     total = data["timings"].get("total", sum(data["timings"].values()))
     say(f"\nModels: chat {data['model']} | embeddings {data['embedding_model']} | {total:.2f} s")

@@ -1,9 +1,11 @@
 """Step 1: turn a PDF into clean text, page by page.  [provided]
 
 `load_pdf(path)` returns the whole text; `load_pdf_pages(path)` returns one string per page
-(page 1 first) so that chunks, and therefore citations, know their page. Every way a file can
-be unusable gets its own one-line `PDFLoadError` naming the fix: missing, not a PDF, empty,
-too large, encrypted, damaged or truncated, without pages, or image-only (needs OCR).
+(page 1 first) so that chunks, and therefore citations, know their page; `read_pdf(path)` adds
+each page's printed number (front matter in roman numerals makes p.140 print "124"). Every way
+a file can be unusable gets its own one-line `PDFLoadError` naming the fix: missing, not a PDF,
+empty, too large, encrypted, damaged or truncated, without pages, blank, or image-only (needs
+OCR); text that lost its spaces is a warning.
 
 PDF text is untrusted: `clean_text` also removes what could act on a terminal (control and
 escape characters), forge a citation (`[c0]` becomes `(c0)`) or close the prompt's
@@ -44,6 +46,7 @@ _PROMPT_TAG = re.compile(r"<(?=\s*/?\s*(?:context|documents?|passages?|question|
 
 
 LONGEST_WORD = 100
+LONGEST_LABEL = 20  # a page label is a number or a short prefix and number ("A-12")
 
 
 def neutralise(text: str) -> str:
@@ -154,6 +157,12 @@ def _read_pages(reader, path: Path, on_page) -> tuple[list[str], list[int]]:
 def load_pdf_pages(path: str | Path, max_mb: float | None = None, on_page=None) -> list[str]:
     """One cleaned string per page; pages with no text are kept as "" so numbering stays right.
     `on_page(done, total)` is called after each page (rag.py drives a progress bar with it)."""
+    return read_pdf(path, max_mb, on_page)[0]
+
+
+def read_pdf(path: str | Path, max_mb: float | None = None, on_page=None) -> tuple[list[str], list[str]]:
+    """`load_pdf_pages`, and each page's printed number: its /PageLabels label ("iv", "124"),
+    or its position where the PDF gives none. A citation of p.140 is then "printed 124"."""
     from pypdf import PdfReader
     from pypdf.errors import DependencyError, FileNotDecryptedError, LimitReachedError, PdfReadError
 
@@ -167,6 +176,7 @@ def load_pdf_pages(path: str | Path, max_mb: float | None = None, on_page=None) 
         if reader.is_encrypted and not reader.decrypt(""):
             raise PDFLoadError(locked)
         pages, damaged = _read_pages(reader, path, on_page)
+        labels = _labels(reader)
     except (FileNotDecryptedError, DependencyError, NotImplementedError) as exc:
         # pypdf raises these for a missing AES library, but also for an image codec it lacks
         # (JBIG2) or a filter it does not know: only the first is a locked file.
@@ -199,7 +209,16 @@ def load_pdf_pages(path: str | Path, max_mb: float | None = None, on_page=None) 
                         f"layer, e.g. `ocrmypdf --force-ocr in.pdf out.pdf`")
     for warning in warnings:
         print(one_line(f"warning: {path}{warning}"), file=sys.stderr)
-    return pages
+    return pages, labels
+
+
+def _labels(reader) -> list[str]:
+    """Each page's label, made inert (it is the PDF's text); positions when there are none."""
+    try:
+        labels = [" ".join(neutralise(label).split())[:LONGEST_LABEL] for label in reader.page_labels]
+    except Exception:  # noqa: BLE001 - a broken label tree costs the labels, not the document
+        labels = []
+    return labels if len(labels) == len(reader.pages) else [str(n) for n in range(1, len(reader.pages) + 1)]
 
 
 def _blank(page) -> bool:

@@ -8,7 +8,7 @@
 
 `run(question, pdfs)` is the recipe, `ask(documents, question, cfg)` its second half:
 
-    1. load each PDF         pdf_loader.load_pdf_pages          }  documents.index_documents:
+    1. load each PDF         pdf_loader.read_pdf                }  documents.index_documents:
     2. chunk it              chunker.chunk_pages (your M1)      }  once per file, then reused
     3. embed and index it    embedding_helpers, retriever, bm25 }
     4. retrieve              retriever.retrieve (M2)

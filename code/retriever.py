@@ -54,7 +54,8 @@ def chunks_key(chunks: list[Chunk], cfg: Config) -> str:
     """The default collection key: the chunks (so the text and the chunking) and the model."""
     h = hashlib.sha256(cfg.embedding_model.encode())
     for c in chunks:
-        h.update(f"\x00{c.id}\x00{c.source}\x00{c.page}\x00{c.char_start}\x00{c.text}".encode())
+        label = f"/{c.page_label}" if c.page_label else ""  # documents without labels keep their keys
+        h.update(f"\x00{c.id}\x00{c.source}\x00{c.page}{label}\x00{c.char_start}\x00{c.text}".encode())
     return h.hexdigest()
 
 
@@ -81,7 +82,7 @@ def open_index(key: str, cfg: Config | None = None, listed: dict | None = None):
 
 
 def _metadata(chunk: Chunk) -> dict:
-    fields = {"source": chunk.source, "start": chunk.start, "page": chunk.page,
+    fields = {"source": chunk.source, "start": chunk.start, "page": chunk.page, "page_label": chunk.page_label,
               "char_start": chunk.char_start, "char_end": chunk.char_end}
     return {k: v for k, v in fields.items() if v is not None}  # Chroma stores no None
 
@@ -242,7 +243,8 @@ def retrieve(collection, query: str, k: int, cfg: Config | None = None) -> list[
         ranks = {"dense": dense.index(key) + 1 if key in dense else None,
                  "bm25": sparse.index(key) + 1 if key in sparse else None, "fused": rank}
         chunks.append(Chunk(id=prefixes[key[0]] + key[1], text=text, source=names[key[0]] or meta.get("source", "doc"),
-                            start=meta.get("start", 0), page=meta.get("page"), char_start=meta.get("char_start"),
+                            start=meta.get("start", 0), page=meta.get("page"), page_label=meta.get("page_label"),
+                            char_start=meta.get("char_start"),
                             char_end=meta.get("char_end"), score=score, ranks=ranks))
     return chunks
 

@@ -60,6 +60,8 @@ SERVER_ERROR = "server_error"        # 500 on every matching request
 HANG = "hang"                        # sleep `hang_seconds` before answering (past any client timeout)
 NOT_JSON = "not_json"                # 200 with an HTML page instead of JSON
 EMPTY = "empty"                      # a well-formed completion whose content is ""
+BAD_GATEWAY = "bad_gateway"          # 502 with a proxy's HTML page (the server behind it is down)
+NO_CHOICES = "no_choices"            # 200 with JSON that is no completion (a base URL of another API)
 FAULTS = (UNAUTHORIZED, UNKNOWN_MODEL, RATE_LIMIT_ONCE, SERVER_ERROR, HANG, NOT_JSON, EMPTY)
 
 _STOPWORDS = frozenset("""
@@ -288,6 +290,10 @@ class FakeProvider:
             self._stopping.wait(self.hang_seconds)
         if fault == NOT_JSON:
             return 200, {"Content-Type": "text/html"}, b"<html><body>502 Bad Gateway</body></html>"
+        if fault == BAD_GATEWAY:
+            return 502, {"Content-Type": "text/html"}, b"<html><body><h1>502 Bad Gateway</h1>nginx</body></html>"
+        if fault == NO_CHOICES:
+            return 200, {}, {"status": "ok", "service": "inventory", "version": "2.1"}
         return self.answer(kind, body, empty=(fault == EMPTY))
 
     @staticmethod

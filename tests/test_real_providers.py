@@ -42,8 +42,8 @@ from pathlib import Path
 
 import pytest
 
-from fake_providers import (CHAT_MODEL, EMBEDDING_MODEL, EMPTY, HANG, NOT_JSON, RATE_LIMIT_ONCE,
-                            SERVER_ERROR, UNAUTHORIZED, FakeOllama, FakeOpenAI, embed,
+from fake_providers import (BAD_GATEWAY, CHAT_MODEL, EMBEDDING_MODEL, EMPTY, HANG, NO_CHOICES, NOT_JSON,
+                            RATE_LIMIT_ONCE, SERVER_ERROR, UNAUTHORIZED, FakeOllama, FakeOpenAI, embed,
                             ollama_server, openai_server)  # noqa: F401 - fixtures
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -519,6 +519,27 @@ def test_non_json_body_is_one_line(cli, openai_fake):
     run = cli.run("not_json", openai_fake, fault=NOT_JSON, fault_on={"chat"})
     assert run.calls("chat") and run.calls("chat")[0]["status"] == 200  # a 200 with HTML
     assert_one_line_error(run, "not the provider's JSON", "OPENAI_BASE_URL")
+    assert_nothing_half_written(run)
+
+
+@pytest.mark.slow
+def test_json_without_choices_points_at_the_base_url(cli, openai_fake):
+    """A 200 with some other service's JSON (a wrong OPENAI_BASE_URL) said "the provider failed
+    on its side; try again later" (an outside tester): trying again cannot help."""
+    run = cli.run("no_choices", openai_fake, fault=NO_CHOICES, fault_on={"chat"})
+    assert run.calls("chat") and run.calls("chat")[0]["status"] == 200
+    assert_one_line_error(run, "not the provider's JSON", "OPENAI_BASE_URL")
+    assert "try again later" not in run.stderr, run.stderr
+    assert_nothing_half_written(run)
+
+
+@pytest.mark.slow
+def test_502_from_a_gateway_is_one_line_with_advice(cli, openai_fake):
+    """A proxy's 502 printed LiteLLM's raw "provider error BadGatewayError: ..." (an outside tester)."""
+    run = cli.run("bad_gateway", openai_fake, fault=BAD_GATEWAY, fault_on={"chat"})
+    assert run.calls("chat") and run.calls("chat")[0]["status"] == 502
+    assert_one_line_error(run, "gateway could not reach", "OPENAI_BASE_URL", "try again later")
+    assert "provider error" not in run.stderr, run.stderr
     assert_nothing_half_written(run)
 
 

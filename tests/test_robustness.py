@@ -20,7 +20,7 @@ from chunker import Chunk
 from cli import run_cli
 from config import RAGError, get_config
 from generator import answer, build_prompt
-from pdf_writer import write_encrypted_pdf, write_image_only_pdf, write_pdf, write_truncated_pdf
+from pdf_writer import write_encrypted_pdf, write_image_only_pdf, write_labelled_pdf, write_pdf, write_truncated_pdf
 from store import get_client
 
 CODE = Path(__file__).resolve().parents[1] / "code"
@@ -163,8 +163,8 @@ def test_many_documents_cite_file_and_page_and_reindex_only_what_changed(tmp_pat
     assert revenue.citations[0]["id"].startswith("finance:c") and revenue.citations[0]["page"] == 2
 
     parsed = []
-    real = documents.load_pdf_pages
-    monkeypatch.setattr(documents, "load_pdf_pages", lambda p, *a, **k: parsed.append(Path(p).name) or real(p, *a, **k))
+    real = documents.read_pdf
+    monkeypatch.setattr(documents, "read_pdf", lambda p, *a, **k: parsed.append(Path(p).name) or real(p, *a, **k))
     rag.run("When did the Berlin office open?", [str(folder)])
     assert parsed == []  # unchanged files are neither parsed nor embedded
 
@@ -510,6 +510,21 @@ def test_a_chunk_cited_by_two_answer_sentences_quotes_both():
     neighbours = resolve_citations(Answer("Labels sit at 1.0 by default [c8]. Fonts are not embedded [c8].", ["c8"]), [chunk])
     assert neighbours[0][0]["quote"] == "Labels sit at 1.0 by default. Fonts are not embedded.", \
         "expected neighbouring sentences quoted as one passage"
+
+
+def test_a_citation_names_the_printed_page_number_too(tmp_path, capsys):
+    """Citations gave a page's position only: gri.pdf's "p.140" is printed 124, after front
+    matter numbered in roman numerals (an outside tester). The label comes from /PageLabels."""
+    book = write_labelled_pdf(tmp_path / "book.pdf", ["Preface.", "Contents.", REVENUE[0], PEOPLE[0]], front_matter=2)
+    code, out, _ = cli(["What was Q3 revenue?", str(book)], capsys)
+    assert code == 0 and "p.3, printed 1 (book.pdf): \"Q3 revenue was 4.2M EUR" in out, (
+        f"expected the citation at position 3 with its printed number 1; got:\n{out}")
+    code, out, _ = cli(["--json", "What was Q3 revenue?", str(book)], capsys)
+    cited = json.loads(out)["citations"][0]
+    assert (cited["page"], cited["page_label"]) == (3, "1"), f"expected page 3, printed '1'; got {cited}"
+    code, out, _ = cli(["--json", "What was Q3 revenue?", str(write_pdf(tmp_path / "plain.pdf", REVENUE))], capsys)
+    cited = json.loads(out)["citations"][0]
+    assert (cited["page"], cited["page_label"]) == (1, None), f"a PDF without labels has no printed number: {cited}"
 
 
 def test_a_cited_chunk_that_backs_nothing_is_not_quoted_as_proof():

@@ -3,8 +3,8 @@
 Writes real, standards-conforming PDF files (text in the built-in Helvetica font, A4 pages) so
 the loader, the tests and the benchmark read genuine PDFs parsed by pypdf, with no extra
 dependency. Each entry of `pages` starts a new page; text that does not fit continues on the
-next one. It also writes the awkward files a loader must reject: image-only (scanned-like),
-blank, encrypted, and truncated PDFs.
+next one. It also writes the awkward files a loader must reject (image-only, like a scan;
+blank; encrypted; truncated) and a PDF that prints its own page numbers (/PageLabels).
 
 Run alone:  python code/tests/pdf_writer.py OUT.pdf    (writes a two-page demo PDF)
 """
@@ -96,6 +96,21 @@ def write_blank_pdf(path: str | Path, n_pages: int = 1) -> Path:
     """A PDF whose pages are empty: nothing drawn, no text."""
     path = Path(path)
     _write(path, [b""] * n_pages)
+    return path
+
+
+def write_labelled_pdf(path: str | Path, pages: list[str], front_matter: int) -> Path:
+    """A text PDF whose printed page numbers (/PageLabels) are i, ii, ... for the first
+    `front_matter` pages and 1, 2, ... after them, as in a book."""
+    from pypdf import PdfReader, PdfWriter
+
+    path = Path(path)
+    write_pdf(path, pages)
+    writer = PdfWriter(clone_from=PdfReader(path))
+    writer.set_page_label(0, front_matter - 1, style="/r")
+    writer.set_page_label(front_matter, len(writer.pages) - 1, style="/D")
+    with open(path, "wb") as fh:
+        writer.write(fh)
     return path
 
 
