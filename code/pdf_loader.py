@@ -193,6 +193,12 @@ def read_pdf(path: str | Path, max_mb: float | None = None, on_page=None) -> tup
     if not pages:
         raise PDFLoadError(f"{path}: the PDF has no pages; export the document again")
     pages = [mark_headings(page) for page in strip_running_lines(pages)]
+    _judge(path, pages, damaged, reader)
+    return pages, labels
+
+
+def _judge(path: Path, pages: list[str], damaged: list[int], reader) -> None:
+    """Refuse a PDF with no text at all, saying why; warn about damaged pages and lost spaces."""
     if not any(page.strip() for page in pages):
         if damaged:
             raise PDFLoadError(f"{path}: the PDF is damaged: the content of page(s) {_pages(damaged)} "
@@ -209,7 +215,6 @@ def read_pdf(path: str | Path, max_mb: float | None = None, on_page=None) -> tup
                         f"layer, e.g. `ocrmypdf --force-ocr in.pdf out.pdf`")
     for warning in warnings:
         print(one_line(f"warning: {path}{warning}"), file=sys.stderr)
-    return pages, labels
 
 
 def _labels(reader) -> list[str]:
