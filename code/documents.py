@@ -38,7 +38,8 @@ from pathlib import Path
 from chunker import chunk_pages
 from cli import as_text, one_line, run_cli
 from config import Config, RAGError, get_config
-from pdf_loader import SAMPLE_PDF, PDFLoadError, check_file, neutralise, read_pdf
+from page_layout import is_glued
+from pdf_loader import SAMPLE_PDF, PDFLoadError, check_file, glued_warning, neutralise, read_pdf
 from progress import Progress
 from retriever import build_index, open_index, source_names
 from store import APP, compact_store, drop_index, get_client, index_entries, store_errors
@@ -147,7 +148,8 @@ def _build(path: Path, key: str, digest: str, cfg: Config, show_progress: bool):
         return build_index(chunks, cfg, key=key, progress=progress.chunks(len(chunks)),
                            source=cited_name(path), source_path=as_text(str(path)), file_sha256=digest,
                            pipeline=pipeline_version(), owner=owner(),
-                           tag=re.sub(r"[^\w.-]+", "_", path.stem) or "doc", pages=len(pages))
+                           tag=re.sub(r"[^\w.-]+", "_", path.stem) or "doc", pages=len(pages),
+                           glued_text=is_glued(pages))
     finally:
         progress.close()
 
@@ -173,6 +175,8 @@ def open_or_build(path: Path, cfg: Config, show_progress: bool = False,
             if collection is None:
                 collection = _build(path, key, digest, cfg, show_progress)
                 return Document(cited_name(path), collection, False, time.perf_counter() - start, digest)
+    if (collection.metadata or {}).get("glued_text"):  # said when it was read; true on every use
+        print(glued_warning(path), file=sys.stderr)
     return Document(cited_name(path), collection, True, time.perf_counter() - start, digest)
 
 

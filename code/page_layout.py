@@ -2,8 +2,8 @@
 
 `pdf_loader` calls these on each page's text: `strip_running_lines` drops running headers,
 footers and page numbers; `mark_headings` ends heading and list-item lines with a full stop so
-chunking cannot glue them to the next sentence; `glued_share` notices a text layer that lost
-the spaces between its words (the loader then warns: answers from such text are poor).
+chunking cannot glue them to the next sentence; `is_glued` notices a text layer that lost the
+spaces between its words (`glued_share`; the loader then warns: answers from such text are poor).
 
 Run alone:  python code/page_layout.py [TEXT_FILE]    (its glued share and the lines marked as
             headings; the sample report's page text by default)
@@ -106,12 +106,17 @@ def glued_share(pages: list[str]) -> float:
     return glued / letters if letters else 0.0
 
 
+def is_glued(pages: list[str]) -> bool:
+    """Has the text lost the spaces between its words (most letters in overlong "words")?"""
+    return glued_share(pages) > GLUED_SHARE
+
+
 def main(argv: list[str] | None = None) -> None:
     args = sys.argv[1:] if argv is None else argv
     path = args[0] if args else REPO_ROOT / "data" / "sample_report_pages.txt"
     text = open(path, encoding="utf-8").read()
     print(f"{path}: {glued_share([text]):.1%} of its letters in words over {GLUED_WORD} characters"
-          f"{' (glued: the loader warns)' if glued_share([text]) > GLUED_SHARE else ''}")
+          f"{' (glued: the loader warns)' if is_glued([text]) else ''}")
     for line, marked in zip(text.split("\n"), mark_headings(text).split("\n")):
         if marked != line:
             print(f"  heading or list item: {marked}")

@@ -31,7 +31,7 @@ from pathlib import Path
 from citations import CITE, GROUPED
 from cli import UNPRINTABLE, as_text, one_line, run_cli
 from config import REPO_ROOT, RAGError, get_config
-from page_layout import GLUED_SHARE, GLUED_WORD, glued_share, mark_headings, strip_running_lines
+from page_layout import GLUED_WORD, is_glued, mark_headings, strip_running_lines
 from textutils import tex_accents_joined
 
 
@@ -208,13 +208,17 @@ def _judge(path: Path, pages: list[str], damaged: list[int], reader) -> None:
                                f"them); export the document again")
         raise PDFLoadError(f"{path}: no extractable text in {len(pages)} page(s); it looks "
                            f"scanned (images only): run OCR first, e.g. `ocrmypdf in.pdf out.pdf`")
-    warnings = [f" p.{number}: its content is damaged and was read as empty" for number in damaged]
-    if glued_share(pages) > GLUED_SHARE:
-        warnings.append(f": most of its text is in 'words' over {GLUED_WORD} letters long: it has lost the "
-                        f"spaces between words and answers from it will be poor; give it a new text "
-                        f"layer, e.g. `ocrmypdf --force-ocr in.pdf out.pdf`")
-    for warning in warnings:
-        print(one_line(f"warning: {path}{warning}"), file=sys.stderr)
+    for number in damaged:
+        print(one_line(f"warning: {path} p.{number}: its content is damaged and was read as empty"), file=sys.stderr)
+    if is_glued(pages):
+        print(glued_warning(path), file=sys.stderr)
+
+
+def glued_warning(path: Path) -> str:
+    """The warning for a text layer that lost its spaces (documents.py repeats it on reuse)."""
+    return one_line(f"warning: {path}: most of its text is in 'words' over {GLUED_WORD} letters long: it has "
+                    f"lost the spaces between words and answers from it will be poor; give it a new text "
+                    f"layer, e.g. `ocrmypdf --force-ocr in.pdf out.pdf`")
 
 
 def _labels(reader) -> list[str]:

@@ -512,6 +512,18 @@ def test_a_chunk_cited_by_two_answer_sentences_quotes_both():
         "expected neighbouring sentences quoted as one passage"
 
 
+def test_text_without_spaces_is_warned_about_on_every_use_of_its_index(tmp_path, capsys):
+    """The warning came only when the PDF was read; the next run reused its index in silence
+    and answered from glued text again."""
+    words = "the berlin office opened in july with twenty six employees and room for more".split()
+    glued = write_pdf(tmp_path / "glued.pdf", ["".join(words) + ". " + "".join(reversed(words)) + "."])
+    for run in ("built", "reused"):
+        code, _, err = cli(["When did the Berlin office open?", str(glued)], capsys)
+        assert code == 0 and err.count("lost the spaces between words") == 1, (
+            f"expected one glued-text warning when the index is {run}; stderr was {err!r}")
+        assert ("index built" in err) == (run == "built"), f"expected the index {run}; stderr was {err!r}"
+
+
 def test_a_citation_names_the_printed_page_number_too(tmp_path, capsys):
     """Citations gave a page's position only: gri.pdf's "p.140" is printed 124, after front
     matter numbered in roman numerals (an outside tester). The label comes from /PageLabels."""
