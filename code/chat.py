@@ -162,6 +162,8 @@ def _command(command: str, last: Turn | None, result) -> Turn | None:
             print(f"  {citation_line(c)}")
         if not (result and result.citations):
             print("(the last answer cited nothing)" if result else "(no citations yet)")
+    elif command != "/help":
+        print(f"unknown command {command.split()[0]}; {HELP}")
     else:
         print(HELP)
     return last

@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 
 from cli import run_cli
-from config import RAGError
+from config import RAGError, get_config
 from textutils import PARAGRAPH_BREAK, sentence_spans
 
 
@@ -163,8 +163,9 @@ def main(argv: list[str] | None = None) -> None:
     from pdf_loader import SAMPLE_PAGES
 
     parser = ArgumentParser(prog="chunker.py", description="Show how the sample report is chunked.")
-    parser.add_argument("--chunk-size", type=int, default=40)
-    parser.add_argument("--overlap", type=int, default=10)
+    # Smaller than the pipeline's windows (config: 120/30), so the short sample shows many.
+    parser.add_argument("--chunk-size", type=int, default=40, help="tokens per window (default 40; rag.py: RAG_CHUNK_SIZE)")
+    parser.add_argument("--overlap", type=int, default=10, help="tokens shared (default 10; rag.py: RAG_CHUNK_OVERLAP)")
     parser.add_argument("--strategy", choices=sorted(STRATEGIES), default="fixed")
     args = parser.parse_args(argv)
     if not 0 <= args.overlap < args.chunk_size:
@@ -175,8 +176,10 @@ def main(argv: list[str] | None = None) -> None:
     for c in chunk_text("A B C D E F G H I J", chunk_size=4, overlap=2):
         print(f"  {c.id}  start={c.start}  {c.text!r}")
     chunks = chunk_pages(SAMPLE_PAGES, args.chunk_size, args.overlap, "sample", args.strategy)
-    print(f"\nsample report, {args.strategy} chunks of {args.chunk_size} tokens, "
-          f"overlap {args.overlap}: {len(chunks)} chunks")
+    cfg = get_config()
+    print(f"\nsample report, {args.strategy} chunks of {args.chunk_size} tokens, overlap {args.overlap}: "
+          f"{len(chunks)} chunks (rag.py and retriever.py use {cfg.chunk_size}/{cfg.chunk_overlap}: "
+          f"RAG_CHUNK_SIZE, RAG_CHUNK_OVERLAP)")
     for c in chunks[:6]:
         words = c.text.split()
         print(f"  [{c.id}] p.{c.page} tokens {c.start}-{c.start + len(words) - 1}: "

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import errno
+import inspect
 import os
 import re
 import signal
@@ -25,7 +26,7 @@ import threading
 from contextlib import contextmanager, suppress
 from pathlib import Path
 
-from config import CHOICES, Config, RAGError, get_config
+from config import CHOICES, FLAGS, Config, RAGError, get_config
 
 # What must never reach a terminal from a file or a file name: control characters (ESC starts
 # escape sequences that hide text or write the clipboard) and bidirectional overrides.
@@ -144,6 +145,17 @@ def uninterrupted():
         raise KeyboardInterrupt
 
 
+def usage(main_fn) -> str | None:
+    """A step script's docstring, shown for -h or --help when it has no argument parser of its
+    own (else `retriever.py --help` would search for "--help")."""
+    module = sys.modules.get(getattr(main_fn, "__module__", None) or "")
+    try:
+        source = inspect.getsource(module) if module and module.__doc__ else "ArgumentParser"
+    except (OSError, TypeError):
+        return None
+    return None if "ArgumentParser" in source else module.__doc__.strip()
+
+
 def run_cli(main_fn) -> None:
     """Run a module's main() as a user expects: a user error (RAGError) or a milestone not done
     yet (NotImplementedError) is one line on stderr and exit code 2, never a traceback; an
@@ -151,6 +163,9 @@ def run_cli(main_fn) -> None:
     for stream in (sys.stdout, sys.stderr):  # a last net: never crash on printing odd text
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="replace")
+    if {"-h", "--help"} & set(sys.argv[1:]) and usage(main_fn):
+        print(usage(main_fn))
+        return
     try:
         main_fn()
         sys.stdout.flush()
@@ -189,14 +204,12 @@ class ArgumentParser(argparse.ArgumentParser):
 
 
 def add_pipeline_flags(parser: argparse.ArgumentParser) -> None:
-    """The flags shared by rag.py and evaluate.py; each overrides the Config field it names."""
-    parser.add_argument("--top-k", type=int, help="chunks to retrieve")
-    parser.add_argument("--chunk-size", type=int, help="tokens per chunk")
-    parser.add_argument("--overlap", type=int, help="tokens shared by neighbouring chunks")
-    parser.add_argument("--chunker", choices=CHOICES["chunker"], help="chunking strategy")
-    parser.add_argument("--retrieval", choices=CHOICES["retrieval"], help="retrieval method")
+    """The flags shared by rag.py and evaluate.py (config.FLAGS); each overrides its Config field."""
+    for name, (flag, help_text) in FLAGS.items():
+        kind = type(getattr(Config, name))
+        metavar = None if name in CHOICES else flag.lstrip("-").replace("-", "_").upper()
+        parser.add_argument(flag, dest=name, type=kind, choices=CHOICES.get(name), metavar=metavar, help=help_text)
 
 
 def config_from_args(args: argparse.Namespace) -> Config:
-    return get_config(top_k=args.top_k, chunk_size=args.chunk_size, chunk_overlap=args.overlap,
-                      chunker=args.chunker, retrieval=args.retrieval)
+    return get_config(**{name: getattr(args, name) for name in FLAGS})

@@ -174,6 +174,10 @@ class Config:
 
 
 CHOICES = {"chunker": ("fixed", "sentence"), "retrieval": ("dense", "bm25", "hybrid")}
+# The Config fields rag.py and evaluate.py also take as flags (cli.add_pipeline_flags): flag, help.
+FLAGS = {"top_k": ("--top-k", "chunks to retrieve"), "chunk_size": ("--chunk-size", "tokens per chunk"),
+         "chunk_overlap": ("--overlap", "tokens shared by neighbouring chunks"),
+         "chunker": ("--chunker", "chunking strategy"), "retrieval": ("--retrieval", "retrieval method")}
 _BOOLEAN = {"1": True, "true": True, "yes": True, "0": False, "false": False, "no": False}
 _FIX = "fix or unset it in your environment or .env"
 
@@ -187,6 +191,8 @@ def variable(name: str) -> str:
 def _parse(f, raw: str) -> Any:
     if not raw.strip():  # RAG_INDEX_DIR=" " would make a folder named " "
         raise RAGError(f"{variable(f.name)}={raw!r} is blank; {_FIX}")
+    if f.name in CHOICES:  # RAG_CHUNKER=Sentence
+        return raw.strip().lower()
     kind = f.metadata.get("type", type(f.default))
     try:
         if kind is bool:
@@ -217,9 +223,12 @@ def get_config(env: Mapping[str, str] | None = None, **overrides: Any) -> Config
     return cfg
 
 
-def _require(ok: bool, name: str, value: Any, rule: str, example: str) -> None:
+def _require(ok: bool, name: str, value: Any, rule: str, example: Any) -> None:
+    """`name`: a Config field (the message names its flag and its variable) or a variable."""
     if not ok:
-        raise RAGError(f"{name} must be {rule} (got {value!r}); use e.g. {example}")
+        flag, var = FLAGS.get(name, ("",))[0], variable(name) if hasattr(Config, name) else name
+        use = f"{flag} {example} or {var}={example}" if flag else f"{var}={example}"
+        raise RAGError(f"{flag or var} must be {rule} (got {value!r}); use e.g. {use}")
 
 
 def validate(cfg: Config) -> None:
@@ -227,26 +236,26 @@ def validate(cfg: Config) -> None:
     for name in ("temperature", "min_relevance", "max_pdf_mb", "request_timeout"):
         value = getattr(cfg, name)
         example = {"min_relevance": 0.2}.get(name, getattr(Config, name))  # its default is "calibrated"
-        _require(value is None or math.isfinite(value), variable(name), value, "a finite number",
-                 f"{variable(name)}={example}")
-    _require(cfg.chunk_size >= MIN_CHUNK_SIZE, "chunk size", cfg.chunk_size,
-             f"at least {MIN_CHUNK_SIZE} tokens", "--chunk-size 120")
-    _require(0 <= cfg.chunk_overlap < cfg.chunk_size, "overlap", cfg.chunk_overlap,
-             f">= 0 and smaller than the chunk size {cfg.chunk_size}", f"--overlap {cfg.chunk_size // 4}")
-    _require(cfg.top_k > 0, "top-k", cfg.top_k, "positive", "--top-k 5")
-    _require(cfg.min_relevance is None or -1.0 <= cfg.min_relevance <= 1.0, "RAG_MIN_RELEVANCE", cfg.min_relevance,
-             "a cosine score between -1 and 1", "RAG_MIN_RELEVANCE=0.2")
-    _require(cfg.context_budget_chars >= 200, "RAG_CONTEXT_BUDGET_CHARS", cfg.context_budget_chars,
-             "at least 200 characters", "RAG_CONTEXT_BUDGET_CHARS=6000")
+        _require(value is None or math.isfinite(value), name, value, "a finite number", example)
+    _require(cfg.chunk_size >= MIN_CHUNK_SIZE, "chunk_size", cfg.chunk_size, f"at least {MIN_CHUNK_SIZE} tokens", 120)
+    _require(0 <= cfg.chunk_overlap < cfg.chunk_size, "chunk_overlap", cfg.chunk_overlap,
+             f">= 0 and smaller than the chunk size {cfg.chunk_size}", cfg.chunk_size // 4)
+    _require(cfg.top_k > 0, "top_k", cfg.top_k, "positive", 5)
+    _require(cfg.min_relevance is None or -1.0 <= cfg.min_relevance <= 1.0, "min_relevance", cfg.min_relevance,
+             "a cosine score between -1 and 1", 0.2)
+    _require(cfg.context_budget_chars >= 200, "context_budget_chars", cfg.context_budget_chars,
+             "at least 200 characters", 6000)
     for name in ("max_pdf_mb", "request_timeout", "max_question_chars", "max_tokens"):
-        _require(getattr(cfg, name) > 0, variable(name), getattr(cfg, name), "positive",
-                 f"{variable(name)}={getattr(Config, name):g}")
-    _require(cfg.max_retries >= 0, "RAG_MAX_RETRIES", cfg.max_retries, ">= 0", "RAG_MAX_RETRIES=3")
-    _require(0.0 <= cfg.temperature <= 2.0, "RAG_TEMPERATURE", cfg.temperature, "between 0 and 2", "RAG_TEMPERATURE=0")
-    _require(0 < cfg.chroma_port < 65536, "CHROMA_PORT", cfg.chroma_port, "a TCP port", "CHROMA_PORT=8000")
+        _require(getattr(cfg, name) > 0, name, getattr(cfg, name), "positive", f"{getattr(Config, name):g}")
+    _require(cfg.max_retries >= 0, "max_retries", cfg.max_retries, ">= 0", 3)
+    _require(0.0 <= cfg.temperature <= 2.0, "temperature", cfg.temperature, "between 0 and 2", 0)
+    _require(0 < cfg.chroma_port < 65536, "chroma_port", cfg.chroma_port, "a TCP port", 8000)
     for name, allowed in CHOICES.items():
-        _require(getattr(cfg, name) in allowed, name, getattr(cfg, name),
-                 f"one of {', '.join(allowed)}", f"--{name} {allowed[0]}")
+        _require(getattr(cfg, name) in allowed, name, getattr(cfg, name), f"one of {', '.join(allowed)}", allowed[0])
+    both = next(p for p in PROVIDERS if p.embedding_model)  # a provider whose names make both examples
+    for model, source, example in ((cfg.model, cfg.model_source, both.chat_model),
+                                   (cfg.embedding_model, cfg.embedding_source, both.embedding_model)):
+        _require(bool(model.rpartition("/")[2].strip()), source, model, "provider/model with the model named", example)
 
 
 def main() -> None:

@@ -32,7 +32,7 @@ import sys
 
 import devset
 from cli import ArgumentParser, add_pipeline_flags, config_from_args, output_files, printable, run_cli, write_file
-from config import Config, RAGError
+from config import FLAGS, Config, RAGError
 from pdf_loader import SAMPLE_PDF
 from scoring import SAMPLE_QUESTIONS, SUMMARY_ROWS, evaluate, fmt, load_questions
 
@@ -111,8 +111,7 @@ def parse_args(argv: list[str] | None):
                                   ("--pdf/--questions", args.pdf or args.questions)) if on]
     if len(sets) > 1:
         raise RAGError(f"{' and '.join(sets)} each pick what to evaluate; run them one at a time")
-    pipeline = [f"--{name.replace('_', '-')}" for name in ("top_k", "chunk_size", "overlap", "chunker", "retrieval")
-                if getattr(args, name) is not None]
+    pipeline = [flag for name, (flag, _) in FLAGS.items() if getattr(args, name) is not None]
     if args.claims and pipeline:
         raise RAGError(f"--claims checks the verifier on given contexts, so {', '.join(pipeline)} changes nothing; drop it")
     if (args.html or args.sweep) and (args.devset or args.claims or args.dialogues):
@@ -154,6 +153,7 @@ def main(argv: list[str] | None = None) -> None:
         import html_report
 
         html_report.write_html(args.html, html_report.render_evaluation(report, extra, SUMMARY_ROWS), keep)
+        print(printable(f"wrote the HTML report to {args.html}"), file=sys.stderr)
     write_or_print({**report, "sweep": extra} if extra else report, args.json,
                    lambda r: (print_report(r), extra and print_sweep(extra)))
 

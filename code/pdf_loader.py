@@ -134,6 +134,24 @@ def _unreadable(page) -> bool:
         return True
 
 
+def form_values(page) -> str:
+    """The filled-in form fields of a page, a "name: value" line each ("Member number: LV-20931",
+    a checkbox "yes" or "no"): a viewer draws them from the form, so the page's text lacks them."""
+    lines = []
+    try:
+        for widget in (a.get_object() for a in page.get("/Annots") or []):
+            field = widget if "/T" in widget or "/Parent" not in widget else widget["/Parent"].get_object()
+            value = field.get("/V")
+            if widget.get("/Subtype") != "/Widget" or value in (None, ""):
+                continue
+            value = {"/Yes": "yes", "/On": "yes", "/Off": "no"}.get(str(value), value)
+            value = ", ".join(map(str, value)) if isinstance(value, list) else str(value).lstrip("/")
+            lines.append(f"{str(field.get('/TU') or field.get('/T') or 'field').replace('_', ' ')}: {value}")
+    except Exception:  # noqa: BLE001 - a damaged form costs its values, not the page
+        return ""
+    return "\n".join(dict.fromkeys(lines))
+
+
 def _read_pages(reader, path: Path, on_page) -> tuple[list[str], list[int]]:
     """The pages' text, and the numbers of the pages whose content is damaged (read as empty)."""
     complaints = _Complaints()
@@ -143,7 +161,7 @@ def _read_pages(reader, path: Path, on_page) -> tuple[list[str], list[int]]:
     try:
         for number, page in enumerate(reader.pages, start=1):
             before = complaints.count
-            text = clean_text(page.extract_text() or "")
+            text = clean_text((page.extract_text() or "") + "\n\n" + form_values(page))
             if not text and (complaints.count > before or _unreadable(page)):
                 damaged.append(number)
             pages.append(text)
@@ -216,7 +234,7 @@ def _judge(path: Path, pages: list[str], damaged: list[int], reader) -> None:
 
 def glued_warning(path: Path) -> str:
     """The warning for a text layer that lost its spaces (documents.py repeats it on reuse)."""
-    return one_line(f"warning: {path}: most of its text is in 'words' over {GLUED_WORD} letters long: it has "
+    return one_line(f"warning: {path}: much of its text is in 'words' over {GLUED_WORD} letters long: it has "
                     f"lost the spaces between words and answers from it will be poor; give it a new text "
                     f"layer, e.g. `ocrmypdf --force-ocr in.pdf out.pdf`")
 

@@ -38,6 +38,8 @@ _ABBREVIATIONS = {
     "st", "no", "fig", "approx", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep",
     "sept", "oct", "nov", "dec", "dept", "est", "al", "cf", "p", "pp", "vol", "ca",
 }
+# These abbreviate only before a number ("No. 5", "Fig. 3"); before a word they are words.
+_BEFORE_A_NUMBER = {"no", "fig", "vol", "pp"}
 # A sentence ends at . ! ? before a capital, a digit or a list bullet, and a colon ends one
 # before a bullet ("you may: - Sail ...").
 _BOUNDARY = re.compile(r"[.!?][\"')\]]*(?=\s+(?:[-*\u2022\u2013]\s+)?[\"'(\[]?[A-Z0-9])"
@@ -52,6 +54,8 @@ def _ends_with_abbreviation(text: str, dot: int) -> bool:
     if not word:
         return False
     w = word.group(1).lower().lstrip("(\"'[")
+    if w in _BEFORE_A_NUMBER:  # "No. 5" goes on; "Answer Yes or No. Margin was 21%." ends
+        return text[dot + 1:dot + 12].lstrip()[:1].isdigit()
     # Single letters and dotted initials ("U.S", "J") are abbreviations, not sentence ends.
     return w in _ABBREVIATIONS or re.fullmatch(r"(?:[a-z]\.)*[a-z]", w) is not None
 

@@ -85,7 +85,7 @@ def test_a_follow_up_after_a_refusal_is_answered():
 # ---------------------------------------------------------------------------- the commands
 
 def test_chat_commands_reset_sources_help_and_save_chat(monkeypatch, capsys, tmp_path):
-    script = ("/sources\nHow many customers did Larkspur have?\nand a year earlier?\n/sources\n/help\n"
+    script = ("/sources\nHow many customers did Larkspur have?\nand a year earlier?\n/sources\n/help\n/resett\n"
               "/reset\nand a year earlier?\n\n")
     monkeypatch.setattr("sys.stdin", io.StringIO(script))
     code, out, err = cli(["--chat", "--save-chat", str(tmp_path / "chat.json")], capsys)
@@ -98,6 +98,7 @@ def test_chat_commands_reset_sources_help_and_save_chat(monkeypatch, capsys, tmp
     half = len(cited) // 2
     assert half and cited[:half] == cited[half:], "/sources repeats the answer's citations with their quotes"
     assert "287 customers a year earlier" in "".join(cited) and "commands: /reset" in turn, "/help"
+    assert "unknown command /resett; commands: /reset" in turn, "a mistyped command is named, not silently helped"
     saved = json.loads((tmp_path / "chat.json").read_text())
     assert [t["question"] for t in saved] == ["How many customers did Larkspur have?", "and a year earlier?",
                                               "and a year earlier?"]

@@ -285,7 +285,7 @@ def test_rag_and_chat_flags_write_pages(tmp_path, monkeypatch, capsys, request):
 
 
 @pytest.mark.slow
-def test_evaluation_page_with_sweep(tmp_path, request):
+def test_evaluation_page_with_sweep(tmp_path, request, capsys):
     import evaluate
 
     items = [json.loads(line) for line in evaluate.SAMPLE_QUESTIONS.read_text(encoding="utf-8").splitlines()]
@@ -296,6 +296,7 @@ def test_evaluation_page_with_sweep(tmp_path, request):
     questions.write_text("\n".join(json.dumps(i) for i in chosen), encoding="utf-8")
     out = tmp_path / "eval.html"
     evaluate.main(["--pdf", str(SAMPLE_PDF), "--questions", str(questions), "--sweep", "--html", str(out)])
+    assert f"wrote the HTML report to {out}" in capsys.readouterr().err, "expected the run to say where the page went"
     assert Markup(out.read_text(encoding="utf-8")).tags <= TAGS
     browser = request.getfixturevalue("browser")  # without one, the flags were still checked above
     page, log = open_page(browser, out, width=360)

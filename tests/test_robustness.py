@@ -20,7 +20,8 @@ from chunker import Chunk
 from cli import run_cli
 from config import RAGError, get_config
 from generator import answer, build_prompt
-from pdf_writer import write_encrypted_pdf, write_image_only_pdf, write_labelled_pdf, write_pdf, write_truncated_pdf
+from pdf_writer import (write_encrypted_pdf, write_form_pdf, write_image_only_pdf, write_labelled_pdf, write_pdf,
+                        write_truncated_pdf)
 from store import get_client
 
 CODE = Path(__file__).resolve().parents[1] / "code"
@@ -326,7 +327,7 @@ def test_a_folder_where_no_pdf_can_be_read_is_one_error(tmp_path, capsys):
     (["   "], "question is empty"),
     (["x" * 2001], "2000 limit"),
     (["--chunk-size", "50", "--overlap", "50", "q?"], "overlap"),
-    (["--chunk-size", "0", "q?"], "chunk size must be at least"),
+    (["--chunk-size", "0", "q?"], "--chunk-size must be at least"),
     (["--overlap", "-1", "q?"], "overlap"),
     (["--top-k", "0", "q?"], "top-k"),
     ([str(CODE.parent / "data" / "sample_report.pdf"), "What is the churn rate?"], "put the question first"),
@@ -445,6 +446,15 @@ def test_provider_errors_name_the_fix():
     assert "check the network" in str(llm.provider_error(offline, "groq/llama"))
 
 
+@pytest.mark.parametrize("script", ["retriever.py", "pdf_loader.py", "page_layout.py"])
+def test_a_step_script_answers_help_with_its_docstring(script):
+    """`pdf_loader.py --help` said "--help: file not found", `retriever.py --help` searched for
+    "--help" (an outside tester). A script without an argument parser shows its docstring."""
+    done = subprocess.run([sys.executable, str(CODE / script), "--help"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and f"Run alone:  python code/{script}" in done.stdout and not done.stderr.strip(), (
+        f"expected the docstring on stdout, exit 0; got {done.returncode}, {done.stdout[-300:]!r}, {done.stderr[-300:]!r}")
+
+
 @pytest.mark.parametrize("case", ["truncated"])  # the in-process cases above cover the others
 def test_cli_errors_are_one_line_in_a_fresh_process(case, tmp_path):
     # A fresh process matters: a library's first warning (pypdf's "EOF marker not found")
@@ -522,6 +532,16 @@ def test_text_without_spaces_is_warned_about_on_every_use_of_its_index(tmp_path,
         assert code == 0 and err.count("lost the spaces between words") == 1, (
             f"expected one glued-text warning when the index is {run}; stderr was {err!r}")
         assert ("index built" in err) == (run == "built"), f"expected the index {run}; stderr was {err!r}"
+
+
+def test_a_filled_form_is_answered_from_its_fields(tmp_path, capsys):
+    """"What is the member number?" on a filled form was answered with the empty label line
+    "Full name: Member number: Boat class: ..." (an outside tester)."""
+    form = write_form_pdf(tmp_path / "form.pdf", "Membership application of the Larch Valley Rowing Club.\n\n"
+                          "Full name:\n\nMember number:\n\nBoat class:",
+                          {"Full_name": "Ada Lovelace", "Member_number": "LV-20931", "Boat_class": "single scull"})
+    code, out, _ = cli(["What is the member number?", str(form)], capsys)
+    assert code == 0 and "LV-20931" in out.split("\n\n")[0], f"expected the number from the form field; got:\n{out}"
 
 
 def test_a_citation_names_the_printed_page_number_too(tmp_path, capsys):

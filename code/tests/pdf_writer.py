@@ -4,7 +4,8 @@ Writes real, standards-conforming PDF files (text in the built-in Helvetica font
 the loader, the tests and the benchmark read genuine PDFs parsed by pypdf, with no extra
 dependency. Each entry of `pages` starts a new page; text that does not fit continues on the
 next one. It also writes the awkward files a loader must reject (image-only, like a scan;
-blank; encrypted; truncated) and a PDF that prints its own page numbers (/PageLabels).
+blank; encrypted; truncated), a PDF that prints its own page numbers (/PageLabels) and a
+filled-in form.
 
 Run alone:  python code/tests/pdf_writer.py OUT.pdf    (writes a two-page demo PDF)
 """
@@ -109,6 +110,30 @@ def write_labelled_pdf(path: str | Path, pages: list[str], front_matter: int) ->
     writer = PdfWriter(clone_from=PdfReader(path))
     writer.set_page_label(0, front_matter - 1, style="/r")
     writer.set_page_label(front_matter, len(writer.pages) - 1, style="/D")
+    with open(path, "wb") as fh:
+        writer.write(fh)
+    return path
+
+
+def write_form_pdf(path: str | Path, text: str, fields: dict[str, str]) -> Path:
+    """A one-page text PDF with filled-in form fields: a text field per entry of `fields`, a
+    checkbox where the value is "/Yes" or "/Off" (a viewer draws them from the form)."""
+    from pypdf import PdfReader, PdfWriter
+    from pypdf.generic import ArrayObject, DictionaryObject, FloatObject, NameObject, TextStringObject
+
+    path = Path(path)
+    write_pdf(path, [text])
+    writer = PdfWriter(clone_from=PdfReader(path))
+    widgets = ArrayObject()
+    for n, (name, value) in enumerate(fields.items()):
+        box = value in ("/Yes", "/Off")
+        widget = writer.add_annotation(0, DictionaryObject({
+            NameObject("/Type"): NameObject("/Annot"), NameObject("/Subtype"): NameObject("/Widget"),
+            NameObject("/FT"): NameObject("/Btn" if box else "/Tx"), NameObject("/T"): TextStringObject(name),
+            NameObject("/V"): NameObject(value) if box else TextStringObject(value),
+            NameObject("/Rect"): ArrayObject(FloatObject(v) for v in (300, 700 - 30 * n, 500, 720 - 30 * n))}))
+        widgets.append(widget.indirect_reference)
+    writer.root_object[NameObject("/AcroForm")] = DictionaryObject({NameObject("/Fields"): widgets})
     with open(path, "wb") as fh:
         writer.write(fh)
     return path

@@ -57,15 +57,24 @@ def test_rag_overrides_and_validation(monkeypatch):
         get_config(env={}, chunk_size=50, chunk_overlap=50)
 
 
+def test_a_bad_setting_from_the_environment_names_its_variable_and_its_flag():
+    """RAG_TOP_K=0 said "use e.g. --top-k 5", pointing at a flag the user never typed."""
+    with pytest.raises(RAGError, match=re.escape("use e.g. --top-k 5 or RAG_TOP_K=5")):
+        get_config(env={"RAG_TOP_K": "0"})
+    assert get_config(env={"RAG_CHUNKER": "Sentence", "RAG_RETRIEVAL": " BM25"}).chunker == "sentence", \
+        "a choice is read whatever its case"
+
+
 @pytest.mark.parametrize("name, raw, message", [
     ("RAG_INDEX_DIR", " ", "RAG_INDEX_DIR=' ' is blank"),  # made a folder named " "
     ("CHROMA_HOST", "\t", "CHROMA_HOST='\\t' is blank"),
     ("USE_OLLAMA", "maybe", "USE_OLLAMA='maybe' is not 1 or 0"),  # was ignored: offline models, silently
+    ("LLM_MODEL", "openai/", "LLM_MODEL must be provider/model with the model named"),  # was "rejected the key"
 ])
 def test_a_blank_or_unreadable_setting_is_an_error_not_a_guess(name, raw, message):
     with pytest.raises(RAGError, match=re.escape(message)) as info:
         get_config(env={name: raw})
-    assert "unset it" in str(info.value), f"expected the fix in the message, got {info.value}"
+    assert "unset it" in str(info.value) or "use e.g." in str(info.value), f"expected the fix in the message, got {info.value}"
 
 
 def test_config_main_names_the_deciding_variable_but_never_the_key(monkeypatch):

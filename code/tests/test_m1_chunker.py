@@ -106,11 +106,15 @@ def test_pages_give_each_chunk_its_page_and_exact_character_span():
     pages = ["alpha beta gamma delta epsilon", "zeta eta theta iota"]
     chunks = chunk_pages(pages, 3, 1, "two.pdf")
     document = "\n\n".join(pages)
-    assert [c.page for c in chunks] == [1, 1, 2, 2]
-    assert [c.id for c in chunks] == ["c0", "c1", "c2", "c3"]
+    texts = [c.text for c in chunks]
+    assert [c.page for c in chunks] == [1, 1, 2, 2], (
+        f"chunk_pages runs chunk_text on each page: 5 words with size 3, overlap 1 make 2 windows, 4 words "
+        f"make 2 (the last window reaches the page's last word: no redundant tail); got pages "
+        f"{[c.page for c in chunks]} for the chunks {texts}")
+    assert [c.id for c in chunks] == ["c0", "c1", "c2", "c3"], "ids run on across pages"
     for c in chunks:
-        assert " ".join(document[c.char_start:c.char_end].split()) == c.text
-        assert document.split()[c.start:c.start + len(c.text.split())] == c.text.split()
+        assert " ".join(document[c.char_start:c.char_end].split()) == c.text, f"{c.id}: its span is its text"
+        assert document.split()[c.start:c.start + len(c.text.split())] == c.text.split(), f"{c.id}: its start token"
 
 
 def test_sentence_chunker_keeps_sentences_whole_within_budget():

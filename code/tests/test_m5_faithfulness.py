@@ -38,7 +38,9 @@ def test_spec_example_supported_then_hallucinated():
         f"found the claim in your user message: 'Claim: <claim>' always works (rule 4 of the "
         f"protocol in code/offline_model.py lists the other layouts). If they are the wrong way round, "
         f"the question asks the other way ('Is the claim a hallucination?': then 'Yes' means "
-        f"unsupported): ask with _VERIFY_SYSTEM, and read 'Yes' as supported")
+        f"unsupported): ask with _VERIFY_SYSTEM, and read 'Yes' as supported. If both are Yes and the "
+        f"claim is found, the verifier may see the answer itself: show it the context and one claim, "
+        f"never the answer it is checking (a judge reads all it is shown)")
     assert report.score == 0.5, "score = faithfulness_score(verdicts)"
 
 
@@ -107,9 +109,11 @@ def test_litellm_one_call_per_claim_sees_every_chunk(monkeypatch, litellm_calls)
     chunks = [Chunk("c0", "Q3 revenue was 4.2M."), Chunk("c1", "The Berlin office opened in July.")]
     check_faithfulness("Q3 revenue was 4.2M and Berlin opened in July. Margin was 21%.", chunks)
     sent = [call["prompt"] for call in litellm_calls]
-    assert len(sent) == 2 and all("4.2M" in m and "Berlin office" in m for m in sent), (
-        f"one verifier call per claim (2 claims here), each with every chunk in its context (a claim "
-        f"may combine facts of two chunks); got {len(sent)} call(s)")
+    assert len(sent) == 2, f"one verifier call per claim (2 claims here); got {len(sent)} call(s)"
+    missing = [n for n, m in enumerate(sent, start=1) if not ("4.2M" in m and "Berlin office" in m)]
+    assert not missing, (
+        f"each verifier call shows every chunk (a claim may combine facts of two chunks): call(s) {missing} "
+        f"lack c0's '4.2M' or c1's 'Berlin office'; use context_block(chunks), not only the first chunk")
 
 
 

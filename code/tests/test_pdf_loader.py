@@ -3,7 +3,7 @@
 import pytest
 
 from pdf_loader import SAMPLE_DOC, PDFLoadError, clean_text, load_pdf, load_pdf_pages
-from pdf_writer import write_blank_pdf, write_encrypted_pdf, write_image_only_pdf, write_pdf, write_truncated_pdf
+from pdf_writer import write_blank_pdf, write_encrypted_pdf, write_form_pdf, write_image_only_pdf, write_pdf, write_truncated_pdf
 
 PAGES = ["Q3 revenue was 4.2M, up 8% YoY.\n\nOperating margin was 21%.", "A Berlin office opened in July."]
 
@@ -52,14 +52,24 @@ def test_text_that_lost_its_spaces_is_read_with_a_warning(tmp_path, capsys):
     assert capsys.readouterr().err == "", "a PDF with ordinary words must load without a warning"
 
 
-def test_glued_share_counts_latin_letters_only():
-    from page_layout import glued_share
+def test_glued_text_is_told_apart_from_prose_urls_and_scripts_without_spaces():
+    from page_layout import is_glued
 
-    assert glued_share(["packagemaintenancesystemisunique and robust"]) > 0.5
-    assert glued_share(["Operating margin was 21%, as the full report explains in its second part. "
-                        "See https://example.org/reports/2024/q3.pdf"]) < 0.5, "one URL in prose is not glued text"
-    assert glued_share(["营业利润率为百分之二十一，柏林办事处于七月开业。"]) == 0.0, (
-        "a script written without spaces is not glued text")
+    assert is_glued(["packagemaintenancesystemisunique and robust"]), "words run together are glued"
+    assert not is_glued(["Operating margin was 21%, as the full report explains in its second part. "
+                         "See https://example.org/reports/2024/q3.pdf"]), "one URL in prose is not glued text"
+    assert not is_glued(["营业利润率为百分之二十一，柏林办事处于七月开业。"]), "a script written without spaces is not glued text"
+
+
+def test_filled_form_fields_are_read_with_their_names(tmp_path):
+    """A form's values are drawn from its fields, not from the page's text: pypdf's text alone
+    gave "Member number:" with no number (an outside tester's form)."""
+    form = write_form_pdf(tmp_path / "form.pdf", "Membership form.\n\nMember number:\n\nInsurance included:",
+                          {"Member_number": "LV-20931", "insurance": "/Yes", "newsletter": "/Off", "notes": ""})
+    lines = load_pdf_pages(form)[0].split("\n")
+    for line in ("Member number: LV-20931", "insurance: yes", "newsletter: no"):
+        assert line in lines, f"expected the line {line!r} among the page's lines {lines}"
+    assert not any(line.startswith("notes") for line in lines), "an empty field says nothing"
 
 
 def test_size_cap(tmp_path):
