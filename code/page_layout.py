@@ -22,7 +22,7 @@ from textutils import is_title_case
 
 def strip_running_lines(pages: list[str], edge: int = 2) -> list[str]:
     """Drop running headers, footers and page numbers: lines within `edge` lines of a page's
-    top or bottom that repeat (digits ignored) on at least half of the pages, and not in the
+    top or bottom that repeat (digits ignored) on at least a third of the pages, and not in the
     body of those pages (then they are rows of a table or a list). Left in, they glue
     themselves to sentences and repeat in every chunk."""
     if len(pages) < 3:
@@ -42,7 +42,9 @@ def strip_running_lines(pages: list[str], edge: int = 2) -> list[str]:
         if d:
             for k in {key(ln) for ln in lines[:d] + lines[-d:] if 0 < len(ln.strip()) <= 100}:
                 counts[k] = counts.get(k, 0) + 1
-    running = {k for k, n in counts.items() if n >= max(3, len(pages) / 2)}
+    # A third, not a half: a book's running heads alternate (the title on even pages, the
+    # authors or the chapter on odd ones), and title and chapter pages have none.
+    running = {k for k, n in counts.items() if n >= max(3, len(pages) / 3)}
     cleaned = []
     for lines in split:
         d = depth(lines)

@@ -86,6 +86,20 @@ def test_running_headers_footers_and_page_numbers_are_dropped(tmp_path):
     assert read == [f"This page says {t}.\nIt ends on {t} too." for t in topics]
 
 
+def test_running_heads_that_alternate_between_odd_and_even_pages_are_dropped(tmp_path):
+    """A book's heads alternate: the title on even pages, the authors on odd ones, each on half
+    the pages less the title page. Left in, "Achim Zeileis, Gabor Grothendieck 3" was quoted
+    as an answer (an outside tester, zoo.pdf)."""
+    topics = ["revenue grew", "margins held", "Berlin opened", "hiring slowed", "risks rose", "cash rose",
+              "orders fell", "prices held"]
+    heads = ["Larkspur Quarterly Report", "Annika Feldmann, Tobias Reinholt"]
+    pages = ["Title page of the report.\n\nIt says nothing else."] + [
+        f"{heads[n % 2]} {n}\n\nThis page says {t}.\n\nIt ends on {t} too." for n, t in enumerate(topics[1:], start=2)]
+    read = load_pdf_pages(write_pdf(tmp_path / "book.pdf", pages))
+    kept = [page for page in read[1:] if any(head in page for head in heads)]
+    assert not kept, f"expected the alternating heads dropped; still there: {kept[:2]}"
+
+
 def test_headings_get_a_full_stop_so_chunks_cannot_glue_them_to_a_sentence():
     from pdf_loader import mark_headings
 
