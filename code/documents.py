@@ -56,7 +56,7 @@ class Document:
 
 def cited_name(path: Path) -> str:
     """The file's name as citations and messages show it: inert, and on one line."""
-    return one_line(neutralise(path.name))
+    return neutralise(one_line(path.name))  # one_line first: a control character shows as \ufffd, as in every message
 
 
 def _is_folder(arg: str | Path) -> bool:

@@ -675,3 +675,13 @@ def test_a_file_name_with_a_newline_cannot_forge_a_line(tmp_path, capsys):
     assert not [line for line in lines if line.startswith(("error: forged", "note: everything"))], \
         f"a file name must not start a line of its own: {lines}"
     assert any(line.startswith("warning: skipped") and "note: everything is fine" in line for line in lines), err
+
+
+def test_a_control_character_in_a_file_name_is_shown_one_way_everywhere(tmp_path, capsys):
+    """"esc\\x1b[31mred.pdf" was shown as "esc\\ufffd[31mred.pdf" in one line and "esc [31mred.pdf"
+    in another (an outside tester): the citation and the messages now agree."""
+    pdf = write_pdf(tmp_path / "esc\x1b[31mred.pdf", REVENUE)
+    code, out, err = cli(["What was Q3 revenue?", str(pdf)], capsys)
+    assert code == 0 and "\x1b" not in out + err, "no escape character reaches the terminal"
+    assert "(esc\ufffd[31mred.pdf)" in out and "esc [31mred" not in out + err, (
+        f"expected the name as esc\\ufffd[31mred.pdf in the citation and in every message; got:\n{out}{err}")
