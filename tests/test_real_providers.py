@@ -317,7 +317,7 @@ def assert_correct_answer(run: Run, provider: str) -> dict:
     assert result["answer"] == f"{ANSWER_SENTENCE[:-1]} [c0]."
     assert not result["refused"] and not result["uncited_claims"] and not result["dropped_citations"]
     source = next(hit["source"] for hit in result["retrieved"] if hit["id"] == "c0")
-    assert result["citations"] == [{"id": "c0", "source": source, "page": 1, "quote": ANSWER_SENTENCE}]
+    assert result["citations"] == [{"id": "c0", "source": source, "page": 1, "page_label": None, "quote": ANSWER_SENTENCE}]
     # Faithfulness was computed by the server: one yes/no call per claim, all "Yes".
     faithfulness = result["faithfulness"]
     assert faithfulness["score"] == 1.0
