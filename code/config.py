@@ -272,9 +272,13 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    # config imports no project module, so cli.run_cli's promise (one line, exit 2) is kept by hand.
+    # config imports no project module, so cli.run_cli's promise (one line, exit 2) is kept by
+    # hand, and so is its answer to --help (this docstring).
     try:
-        main()
+        if {"-h", "--help"} & set(sys.argv[1:]):
+            print(__doc__.strip())
+        else:
+            main()
     except BrokenPipeError:  # `config.py | head` closed the pipe: nothing left to say
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     except (RAGError, OSError) as exc:

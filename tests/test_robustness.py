@@ -446,7 +446,7 @@ def test_provider_errors_name_the_fix():
     assert "check the network" in str(llm.provider_error(offline, "groq/llama"))
 
 
-@pytest.mark.parametrize("script", ["retriever.py", "pdf_loader.py", "page_layout.py"])
+@pytest.mark.parametrize("script", ["retriever.py", "pdf_loader.py", "page_layout.py", "config.py"])
 def test_a_step_script_answers_help_with_its_docstring(script):
     """`pdf_loader.py --help` said "--help: file not found", `retriever.py --help` searched for
     "--help" (an outside tester). A script without an argument parser shows its docstring."""
