@@ -234,7 +234,7 @@ def _judge(path: Path, pages: list[str], damaged: list[int], reader) -> None:
 
 def glued_warning(path: Path) -> str:
     """The warning for a text layer that lost its spaces (documents.py repeats it on reuse)."""
-    return one_line(f"warning: {path}: much of its text is in 'words' over {GLUED_WORD} letters long: it has "
+    return one_line(f"warning: {path}: much of its text is in 'words' over {GLUED_WORD} characters long: it has "
                     f"lost the spaces between words and answers from it will be poor; give it a new text "
                     f"layer, e.g. `ocrmypdf --force-ocr in.pdf out.pdf`")
 
