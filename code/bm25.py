@@ -80,14 +80,7 @@ def ranking(folder: Path, query: str, n: int) -> list[tuple[str, float]]:
     """The (chunk id, BM25 score) of the `n` best chunks for `query`, best first; chunks
     that share no word with the query are left out."""
     model, ids = _load(str(folder), (folder / _IDS).stat().st_mtime)
-    query_terms = [t for t in terms(query) if t in model.vocab_dict]
-    if not query_terms:
-        return []
-    import numpy as np
-
-    scores = model.get_scores(query_terms)
-    best = np.argsort(-scores, kind="stable")[:n]
-    return [(ids[i], float(scores[i])) for i in best if scores[i] > 0]
+    return [(ids[i], score) for i, score in _scored(model, query)[:n]]
 
 
 def rank_texts(texts: list[str], query: str) -> list[int]:
@@ -95,13 +88,18 @@ def rank_texts(texts: list[str], query: str) -> list[int]:
     index in memory, for a few texts (the context's windows), never saved."""
     model = _quiet_bm25s().BM25()
     model.index([_text_terms(t) or ["\x00"] for t in texts], show_progress=False)
+    return [i for i, _ in _scored(model, query)]
+
+
+def _scored(model, query: str) -> list[tuple[int, float]]:
+    """(position, BM25 score) of every indexed text that shares a word with `query`, best first."""
     query_terms = [t for t in terms(query) if t in model.vocab_dict]
     if not query_terms:
         return []
     import numpy as np
 
     scores = model.get_scores(query_terms)
-    return [int(i) for i in np.argsort(-scores, kind="stable") if scores[i] > 0]
+    return [(int(i), float(scores[i])) for i in np.argsort(-scores, kind="stable") if scores[i] > 0]
 
 
 def fuse(rankings: list[list]) -> dict:

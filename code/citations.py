@@ -87,9 +87,9 @@ def resolve_citations(answer, context: list) -> tuple[list[dict], list[str]]:
         if not ids and re.search(r"\w", strip_markers(sentence)):
             uncited.append(sentence)
         for cid in ids:
-            quote = best_quote(strip_markers(sentence), by_id[cid].text)
-            if quote not in quotes.setdefault(cid, []) and quote:
-                quotes[cid].append(quote)
+            quote, found = best_quote(strip_markers(sentence), by_id[cid].text), quotes.setdefault(cid, [])
+            if quote and quote not in found:  # a chunk that backs nothing is still listed, unquoted
+                found.append(quote)
     return [{"id": cid, "source": by_id[cid].source, "page": by_id[cid].page, "page_label": by_id[cid].page_label,
              "quote": joined(found, by_id[cid].text)} for cid, found in quotes.items()], uncited
 

@@ -70,8 +70,8 @@ def parse_verdict(reply: str) -> bool:
     for word in words[:1] + words[-1:]:
         if word in _SUPPORTED or word in _UNSUPPORTED:
             return word in _SUPPORTED
-    if _UNSUPPORTED & set(words) or _SUPPORTED & set(words):
-        return not _UNSUPPORTED & set(words)
+    if set(words) & (_SUPPORTED | _UNSUPPORTED):
+        return not set(words) & _UNSUPPORTED
     print(one_line(f"warning: the verifier replied {reply.strip()[:60]!r}, neither yes nor no: the claim "
                    f"counts as not supported; use a chat model that follows English instructions"),
           file=sys.stderr)
