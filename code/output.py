@@ -52,7 +52,8 @@ def to_json(result, cfg: Config) -> dict:
         "embedding_model": cfg.embedding_model,
         "search": result.search,
         "retrieval": cfg.retrieval,
-        # The chunk text the model was given (fit_to_budget may keep only part of a chunk).
+        # The chunk text the model was given (whole_sentences completes a cut sentence at its
+        # edges; fit_to_budget may keep only part of a chunk).
         "context": [{"id": c.id, "text": c.text} for c in result.context],
         "documents": result.documents,
         "skipped": result.skipped,

@@ -13,7 +13,7 @@
     3. embed and index it    embedding_helpers, retriever, bm25 }
     4. retrieve              retriever.retrieve (M2)
     5. gate                  refuse, without calling the model, when nothing is relevant enough
-    6. fit the budget        budget.fit_to_budget
+    6. fit the context       budget.whole_sentences, budget.fit_to_budget
     7. answer with ids       generator.answer (your M3, M4)
     8. verify every claim    faithfulness.check_faithfulness (your M5)
     9. resolve citations     citations.resolve_citations: page and quoted sentence of each id
@@ -24,7 +24,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from budget import fit_to_budget
+from budget import fit_to_budget, whole_sentences
 from chunker import Chunk
 from citations import resolve_citations
 from cli import ArgumentParser, add_pipeline_flags, as_text, config_from_args, output_files, run_cli
@@ -99,7 +99,9 @@ def ask(documents: list[Document], question: str, cfg: Config, search: str | Non
     clock.lap("retrieve")
     decision = gate(retrieved, documents, cfg)                                              # 5
     if decision["passed"]:
-        context = fit_to_budget(search, retrieved, cfg.context_budget_chars, cfg)           # 6
+        with store_errors(cfg, "retrieving"):
+            whole = whole_sentences(retrieved, [d.collection for d in documents])
+        context = fit_to_budget(search, whole, cfg.context_budget_chars, cfg)               # 6
         try:
             result_answer = answer(search, context, cfg)                                    # 7
         except NotImplementedError:

@@ -8,6 +8,7 @@ import socket
 import subprocess
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -15,7 +16,7 @@ import pytest
 import documents
 import llm
 import rag
-from budget import fit_to_budget
+from budget import MAX_COMPLETION_WORDS, completed, fit_to_budget
 from chunker import Chunk
 from cli import run_cli
 from config import RAGError, get_config
@@ -147,6 +148,46 @@ def test_budget_keeps_the_top_chunks_answer_among_many_similar_chunks():
 def test_budget_leaves_small_contexts_alone():
     chunks = [Chunk("c0", "short"), Chunk("c1", "also short")]
     assert fit_to_budget("q?", chunks, 1000, get_config()) == chunks
+
+
+# ------------------------------------------------------------------- sentences cut at an edge
+
+WAREHOUSE = ("The new warehouse in Leipzig, which the board approved last spring after a long search, opened "
+             "on 3 March with forty staff and two loading docks.")
+
+
+def test_a_sentence_cut_by_chunk_edges_reaches_the_model_and_the_quote_whole(tmp_path):
+    """A window of 20 words cuts this 26-word sentence in every chunk: the answer and its quote were
+    a fragment ("... opened on 3 March with"). The pipeline completes it from the neighbouring chunk
+    (here with ids prefixed by file, as with several documents)."""
+    pages = ["The company was founded by two engineers who met at university and later built their first "
+             f"sensor prototype in a garage. {WAREHOUSE} Sales grew steadily in every region during the year, "
+             "and the board approved a larger budget for research and for new hires."]
+    pdfs = [str(write_pdf(tmp_path / "sites.pdf", pages)), str(write_pdf(tmp_path / "people.pdf", PEOPLE))]
+    cfg = replace(get_config(), chunk_size=20, chunk_overlap=5)
+    result = rag.run("When did the warehouse in Leipzig open?", pdfs, cfg=cfg)
+    assert all(WAREHOUSE not in c.text for c in result.retrieved), "the test needs a sentence no chunk holds whole"
+    assert WAREHOUSE.rstrip(".") in result.answer.text, f"expected the whole sentence as the answer, got {result.answer.text!r}"
+    assert result.citations and result.citations[0]["quote"] == WAREHOUSE, (
+        f"expected the whole sentence quoted, got {result.citations}")
+
+
+def test_a_sentence_is_not_completed_from_another_page(tmp_path):
+    pages = ["Inventory. At the end of the year the number of gateways in stock, counted by hand, was",
+             "twelve hundred units, more than planned. The count was repeated in January by the auditors."]
+    result = rag.run("How many gateways were in stock?", [str(write_pdf(tmp_path / "stock.pdf", pages))],
+                     cfg=replace(get_config(), chunk_size=20, chunk_overlap=5))
+    first_page = [c for c in result.context if c.page == 1]
+    assert first_page and all("twelve hundred" not in c.text for c in first_page), (
+        f"a chunk of page 1 was completed with page 2's words (a citation names one page): {first_page}")
+
+
+def test_a_cut_sentence_is_completed_only_when_its_end_is_near():
+    words = "revenue was 4.2M EUR and".split()
+    assert completed(words, "Intro ends here. In Q3".split(), "rose again. Then more.".split()) == \
+        "In Q3 revenue was 4.2M EUR and rose again."
+    run_on = [f"row{i}" for i in range(MAX_COMPLETION_WORDS + 5)]  # a table run: no sentence end in sight
+    assert completed(words, run_on, run_on) == " ".join(words), "a run with no sentence end near must stay as cut"
 
 
 # ------------------------------------------------------------------------ many documents
