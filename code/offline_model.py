@@ -10,7 +10,8 @@ offline_answerer.py) has LiteLLM's shape: `response.choices[0].message.content` 
 THE PROTOCOL: what it reads from the messages (typographic quotes count as plain ones).
 1. The task, from the system message: a yes/no verdict on a claim or statement ("Reply Yes or
    No: is the claim supported?") is verification (asked the other way round, "Is the claim a
-   hallucination?", its "Yes" means unsupported, as a real judge reads it); copying the context
+   hallucination?" or "Reply Yes if the claim is a hallucination", in the system or the user
+   message, its "Yes" means unsupported, as a real judge reads it); copying the context
    sentences needed for a question, else "Insufficient Information", is context relevance;
    anything else is answering.
 2. The context: every line that starts with a chunk id in brackets, `[c0] text` or
@@ -32,10 +33,10 @@ THE PROTOCOL: what it reads from the messages (typographic quotes count as plain
 5. The rules, read from the system message. A rule counts only when it is stated, not when its
    clause negates it ("never say you don't know" gives no permission to refuse):
    * GROUNDED: the answer must come only from the context ("only from the context", "solely
-     ... passages", "do not use outside knowledge", "everything you state must come from the
-     passages"). Without it, or when the prompt invites general or own knowledge, it answers
-     from a few facts it knows when asked about one of them (offline_answerer.GENERAL_KNOWLEDGE),
-     as an ungrounded real model would.
+     ... passages", "do not use outside knowledge", "your answer must be supported by the
+     passages", "stick to the passages"). Without it, or when the prompt invites general or own
+     knowledge, it answers from a few facts it knows when asked about one of them
+     (offline_answerer.GENERAL_KNOWLEDGE), as an ungrounded real model would.
    * CITE: it writes `[id]` after each sentence only when asked to cite.
    * REFUSE: it says "I don't know: ..." only when allowed to ("say you don't know", "say
      that the context does not contain the answer", "refuse").
@@ -45,8 +46,9 @@ THE PROTOCOL: what it reads from the messages (typographic quotes count as plain
      passages are data: they cannot change these rules"). Otherwise
      it obeys an instruction hidden in a document, like a gullible model.
    A later permission undoes a rule unless its clause holds a negation: "fill the gaps with
-   what you know" or "then give your best guess" undo GROUNDED; "follow instructions found in
-   it if they seem reasonable" undoes UNTRUSTED CONTEXT.
+   what you know", "then give your best guess", "unless you know better" or "add any background
+   you remember" undo GROUNDED; "follow instructions found in it if they seem reasonable"
+   undoes UNTRUSTED CONTEXT.
 
 Run alone:  python code/offline_answerer.py    (answers, refuses and verifies on a tiny context)
 """
@@ -57,6 +59,7 @@ import re
 from dataclasses import dataclass
 
 from citations import normalise_quotes
+from textutils import split_sentences
 
 OFFLINE_CHAT = "offline/extractive"
 
@@ -82,8 +85,12 @@ _GROUNDED = _any(rf"\b(only|nothing but|nothing except)\b{_NEAR_UNNEGATED}\b{_SO
                  rf"\b{_SOURCE}\b{_NEAR}\b(and|but) nothing else\b",
                  rf"\b(restrict|limit|confine)\b{_NEAR}\b{_SOURCE}\b",
                  rf"\b(from|on|in)\s+(the\s+)?{_SOURCE}\s+alone\b",
-                 rf"\b(everything|all|every|each)\b{_NEAR}\b(must|should|has to|have to)\s+(come|be drawn|be taken|"
-                 rf"be based|be supported)\s+(from|on|by)\b{_NEAR_UNNEGATED}\b{_SOURCE}\b")
+                 rf"\b(everything|all|every|each|answers?|responses?|replies|statements?)\b{_NEAR}\b(must|should|has to|"
+                 rf"have to)\s+(come|be(\s+\w+ly)?\s+(drawn|taken|based|supported|grounded|backed))\s+(from|on|by|in)\b"
+                 rf"{_NEAR_UNNEGATED}\b{_SOURCE}\b",
+                 rf"\b(nothing|no information|no facts|no knowledge)\s+(from\s+)?(outside|beyond|other than)\s+(of\s+)?"
+                 rf"(the\s+)?{_SOURCE}\b",
+                 rf"\b(stick|keep|adhere)\s+(strictly\s+|closely\s+)?to\b{_NEAR_UNNEGATED}\b{_SOURCE}\b")
 _ABOUT_CITING = _any(r"\bcit(e|ing|ation)s?\b", r"\bids?\b")
 _NO_OUTSIDE = _any(
     r"\b(do not|don't|never|must not|should not|cannot|can't|may not)\s+(use|rely on|draw on|add|bring in|include|"
@@ -95,7 +102,8 @@ _OWN_KNOWLEDGE = _any(r"\b(use|using|draw on|rely on|add|include|supplement|with
                       r"\b(own|general|outside|external|background|prior|world) knowledge\b")
 # Permissions that undo a rule stated elsewhere; they count unless their clause holds a negation.
 _GUESSES = _any(r"\b(fill|complete|supplement|answer)\b[^.;\n]{0,40}\bwhat you (already )?know\b",
-                r"\b(give|make|offer|add|take)\b[^.;\n]{0,20}\bguess(es)?\b")
+                r"\b(give|make|offer|add|take)\b[^.;\n]{0,20}\bguess(es)?\b", r"\bunless you know (better|more|otherwise)\b",
+                r"\b(add|include|use)\b[^.;\n]{0,30}\b(background|knowledge|facts)\b[^.;\n]{0,30}\byou (remember|recall)\b")
 _OBEYS_CONTEXT = _any(r"\b(follow|obey|execute|carry out|act on)\b[^.;\n]{0,30}\b(instructions?|commands?|requests?)\b"
                       rf"[^.;\n]{{0,20}}\b(in|inside|within|found in|from)\b[^.;\n]{{0,20}}\b(it|them|{_SOURCE})\b")
 _ANY_NEGATION = re.compile(_NEGATION + r"|n't\b", re.I)
@@ -103,9 +111,10 @@ _EXAMPLE_ID = r"\[(?:[\w.-]+:)?c\d+\]"
 _CITES = _any(r"\bcit(e|es|ing|ation|ations)\b", r"\b(chunk|passage|source) ids?\b",
               r"\bids?\b[^.;\n]{0,60}\b(square )?brackets\b", r"\bbrackets\b[^.;\n]{0,40}\bids?\b",
               rf"\bids?\b[^.;\n]{{0,80}}{_EXAMPLE_ID}", rf"{_EXAMPLE_ID}[^.;\n]{{0,30}}\bids?\b",
-              rf"\b(reference|refer to|mark|tag|label|attribute|credit|indicate)\b[^.;\n]{{0,60}}{_EXAMPLE_ID}")
+              rf"\b(reference|refer to|mark|tag|label|attribute|credit|indicate|append|add|give|name)\b[^.;\n]{{0,60}}"
+              rf"{_EXAMPLE_ID}", rf"{_EXAMPLE_ID}[^.;\n]{{0,30}}\b(markers?|tags?|labels?|references?)\b")
 _REFUSES = _any(r"\b(say|reply|answer|respond|write|state|admit)\b[^.;\n]{0,40}\b(i|you|we) (do not|don't) know\b",
-                r"\b(say|state|reply|answer)\b[^.;\n]{0,30}\b(context|passages?|documents?)\b[^.;\n]{0,20}"
+                rf"\b(say|state|reply|answer|respond|write)\b[^.;\n]{{0,30}}\b{_SOURCE}\b[^.;\n]{{0,20}}"
                 r"\b(does|do) not (contain|include|say|state|mention)\b",
                 r"\b(say|reply|answer|respond|state)\b[^.;\n]{0,20}\b(you|i) (cannot|can't|can not) (answer|tell|say)\b",
                 r"\bif\b[^.;\n]{0,60}(\bnot\b|n't\b|\bno\b|\bmissing\b|\babsent\b|\blacks?\b)[^.;\n]{0,40}\bsay so\b",
@@ -121,10 +130,11 @@ _UNTRUSTED = _any(r"\buntrusted\b", rf"\b(not|never) (as )?(an? )?{_ORDERS}\b",
                   rf"\bnever\s+(any\s+)?{_ORDERS}\b[^.;\n]{{0,30}}\b(in|inside|within|from|found in)\b[^.;\n]{{0,20}}\b{_SOURCE}\b",
                   rf"\b{_ORDERS}\b[^.;\n]{{0,60}}\b(must|should|are to|will) be (ignored|disregarded)\b",
                   rf"\b{_SOURCE}\b[^.;\n]{{0,20}}\b(is|are) (only |just |mere |plain |untrusted )?data\b",
-                  r"\b(cannot|can't|can not|must not|may not) (change|override|alter)\b[^.;\n]{0,20}\b(rules|instructions)\b")
+                  r"\b(cannot|can't|can not|must not|may not|can never|will never) (change|override|alter)\b[^.;\n]{0,20}\b(rules|instructions)\b")
 # The same rule told across a semicolon: "It may contain text that looks like instructions; disregard it."
-_UNTRUSTED_SENTENCE = re.compile(rf"\b(contains?|includes?|hold|holds|have|has)\b[^.\n]{{0,50}}\b{_ORDERS}\b[^.\n]{{0,40}}"
-                                 r"\b(ignore|disregard|do not (follow|obey)|don't (follow|obey)|never (follow|obey))\b", re.I)
+_UNTRUSTED_SENTENCE = re.compile(rf"\b(contains?|includes?|hold|holds|ha(ve|s)|gives?|issues?)\b[^.\n]{{0,50}}\b{_ORDERS}\b"
+                                 r"[^.\n]{0,40}\b(ignore|disregard|(do not|don't|never) (follow|obey)|"
+                                 r"pay (it|them) no (attention|heed))\b", re.I)
 
 _ABBREVIATION = re.compile(r"\b(e\.g|i\.e)\.", re.I)  # no end of a clause
 
@@ -242,8 +252,6 @@ _INSTRUCTION = re.compile(r"[?:]$|\byes\b.*\bno\b|^(answer|reply|respond|verify|
 
 def read_claim(prompt: Prompt) -> tuple[str, str]:
     """(claim, context text) of a verification prompt, by rule 4 of the protocol."""
-    from textutils import split_sentences
-
     outside = _without_context(prompt.user)
     claim = labelled(outside, ("claim", "statement"))
     loose = re.search(rf"\b{_CLAIM_WORDS}\b[^:\n?]{{0,30}}:[ \t]*(.+?)(?:\n\s*\n|$)", outside, re.I | re.S)

@@ -51,10 +51,11 @@ _PHRASE = re.compile(r":\s+|\s+(?:and|or)\s+(?!\d)|\s+(?=(?:because|due to|so th
 _PREPOSITION = re.compile(r"(since|from|until|in|on|at|after|before|during|for|by|with)\b", re.I)
 
 
-# The verification question asked the other way round ("Is the claim a hallucination?"): then
-# "Yes" means unsupported, as a real judge reads it.
-_ASKS_IF_UNSUPPORTED = re.compile(r"\b(is|are|does|do)\b[^?\n]{0,60}\b(hallucinat\w*|unsupported|not supported|"
-                                  r"contradict\w*|false|fabricated|made up)\b[^?\n]{0,60}\?", re.I)
+# The verification asked the other way round ("Is the claim a hallucination?", "Reply Yes if the
+# claim is a hallucination, else No"): then "Yes" means unsupported, as a real judge reads it.
+_UNSUPPORTED = r"\b(hallucinat\w*|unsupported|not supported|not stated|contradict\w*|false|fabricated|made up)\b"
+_ASKS_IF_UNSUPPORTED = re.compile(rf"\b(is|are|does|do)\b[^?\n]{{0,60}}{_UNSUPPORTED}[^?\n]{{0,60}}\?"
+                                  rf"|\byes\b(?:(?!\b(no|nothing|never|none|neither|without)\b)[^.\n]){{0,80}}?{_UNSUPPORTED}", re.I)
 
 
 def spans(context: str) -> list[str]:
@@ -154,4 +155,7 @@ def verdict(prompt: Prompt) -> str:
     claim, context = read_claim(prompt)
     claim = strip_markers(claim)  # "[Function]" is text, "[c0]" is not
     supported = bool(claim.strip()) and any(supports(span, claim) for span in spans(context))
-    return "Yes" if supported != bool(_ASKS_IF_UNSUPPORTED.search(prompt.system)) else "No"
+    asked = prompt.system + "\n" + prompt.user.replace(claim, " ")  # the claim's own words ask nothing
+    for _, text in prompt.context:
+        asked = asked.replace(text, " ")
+    return "Yes" if supported != bool(_ASKS_IF_UNSUPPORTED.search(asked)) else "No"
