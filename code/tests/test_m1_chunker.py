@@ -53,8 +53,10 @@ def test_invalid_sizes_raise(size, overlap):
         within_steps(lambda: chunk_text("a b c d e f", size, overlap), call)
     except ValueError:
         return
-    pytest.fail(f"{call} returned instead of raising ValueError: overlap >= chunk_size makes the step "
-                f"zero or negative, so the contract table asks for a guard before any window is made")
+    why = ("chunk_size must be positive" if size <= 0 else "overlap must not be negative" if overlap < 0
+           else "overlap >= chunk_size makes the step zero or negative")
+    pytest.fail(f"{call} returned instead of raising ValueError: {why}, so the docstring asks for a "
+                f"ValueError before any window is made")
 
 
 def within_steps(call, what: str, limit: int = 200_000):
