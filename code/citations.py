@@ -44,8 +44,15 @@ def normalise_quotes(text: str) -> str:
 
 
 def is_refusal(text: str) -> bool:
-    """Does the text decline to answer ("I don't know", "the context does not contain ...")?"""
-    return bool(_REFUSAL.search(normalise_quotes(text))) or not text.strip()
+    """Does the text decline to answer ("I don't know", "the context does not contain ...") and
+    state nothing of its own? A reply that answers in part, citing a passage for a sentence that
+    does not decline, and declines the rest ("X was founded in 1998 [c4]. I don't know by whom.")
+    is an answer: what it states must be checked. A refusal may mention ids ("[c1] does not say")."""
+    text = normalise_quotes(text)
+    if not text.strip():
+        return True
+    return bool(_REFUSAL.search(text)) and not any(
+        CITE.search(sentence) and not _REFUSAL.search(sentence) for sentence in split_sentences(text))
 
 
 def strip_markers(text: str) -> str:
@@ -76,7 +83,7 @@ def citation_line(citation: dict) -> str:
 def resolve_citations(answer, context: list) -> tuple[list[dict], list[str]]:
     """Each valid citation of `answer` (an Answer) with its file, page and quoted sentence, in
     order of first use; and the answer sentences that state something without citing any
-    chunk of `context`. A refusal has neither."""
+    chunk of `context` (a sentence that declines states nothing). A refusal has neither."""
     by_id = {c.id: c for c in context}
     quotes: dict[str, list[str]] = {}  # chunk id -> the sentences it backs, in order of first use
     uncited: list[str] = []
@@ -84,7 +91,7 @@ def resolve_citations(answer, context: list) -> tuple[list[dict], list[str]]:
         return [], uncited
     for sentence in split_sentences(answer.text):
         ids = [i for i in CITE.findall(sentence) if i in by_id]
-        if not ids and re.search(r"\w", strip_markers(sentence)):
+        if not ids and re.search(r"\w", strip_markers(sentence)) and not is_refusal(sentence):
             uncited.append(sentence)
         for cid in ids:
             quote, found = best_quote(strip_markers(sentence), by_id[cid].text), quotes.setdefault(cid, [])

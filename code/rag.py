@@ -26,11 +26,11 @@ from dataclasses import dataclass, field
 
 from budget import fit_to_budget, whole_sentences
 from chunker import Chunk
-from citations import resolve_citations
+from citations import is_refusal, resolve_citations
 from cli import ArgumentParser, add_pipeline_flags, as_text, config_from_args, output_files, run_cli
 from config import Config, RAGError, get_config
 from documents import Document, index_documents, pdf_paths, usable_store
-from faithfulness import FaithfulnessReport, check_faithfulness
+from faithfulness import FaithfulnessReport, check_faithfulness, split_claims
 from generator import Answer, answer, build_prompt
 from retriever import retrieve
 from store import get_client, store_errors
@@ -116,7 +116,9 @@ def ask(documents: list[Document], question: str, cfg: Config, search: str | Non
     if result_answer.refused:
         report = FaithfulnessReport(1.0, [], [])  # a refusal claims nothing
     else:
-        report = check_faithfulness(result_answer.text, context, cfg=cfg)                  # 8
+        # A sentence that declines ("I don't know when.") claims nothing; the rest is checked.
+        claims = [c for c in split_claims(result_answer.text) if not is_refusal(c)]
+        report = check_faithfulness(result_answer.text, context, claims, cfg=cfg)          # 8
     clock.lap("verify")
     citations, uncited = resolve_citations(result_answer, context)                          # 9
     return Result(question, result_answer, retrieved, context, report, decision, clock.laps,

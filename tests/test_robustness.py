@@ -86,6 +86,34 @@ def test_invented_ids_are_dropped_and_uncited_sentences_flagged(monkeypatch):
     assert result.uncited == ["Margins were great."]
 
 
+def test_a_partial_answer_that_declines_the_rest_is_checked_not_taken_for_a_refusal(monkeypatch):
+    """An outside tester's real-model reply: two cited sentences, the second invented, then "I
+    don't know ...". It was read as a refusal: no citations, "no claims to check", and the
+    invented fact never verified."""
+    monkeypatch.setenv("LLM_MODEL", "openai/gpt-4o-mini")
+    monkeypatch.setenv("RAG_MOCK_RESPONSE", "Q3 revenue was 4.2M EUR [c0]. It was announced in Paris [c0]. "
+                                            "I don't know: the provided context does not say what the margin was.")
+    result = rag.run("What was Q3 revenue, where was it announced, and what was the margin?")
+    assert not result.answer.refused and result.answer.citations == ["c0"], (
+        f"a reply that states cited facts is an answer, whatever else it declines; got {result.answer}")
+    assert result.faithfulness.claims == ["Q3 revenue was 4.2M EUR.", "It was announced in Paris."], (
+        f"expected both stated sentences checked and the declining one left out; got {result.faithfulness.claims}")
+    assert result.uncited == [], f"a sentence that declines states nothing to cite; got {result.uncited}"
+
+
+@pytest.mark.parametrize("reply, refusal", [
+    ("I don't know; the context does not say [c1].", True),
+    ("I don't know. [c0] covers revenue only and does not contain the answer.", True),
+    ("The context does not contain the answer.", True),
+    ("Revenue was 4.2M [c0]. I don't know the margin.", False),
+    ("Revenue was 4.2M [c0].", False),
+])
+def test_a_refusal_declines_and_states_nothing_it_cites(reply, refusal):
+    from citations import is_refusal
+
+    assert is_refusal(reply) is refusal, f"expected is_refusal={refusal} for {reply!r}"
+
+
 def test_ids_grouped_in_one_pair_of_brackets_are_read(monkeypatch):
     monkeypatch.setenv("LLM_MODEL", "openai/gpt-4o-mini")
     monkeypatch.setenv("RAG_MOCK_RESPONSE", "Q3 revenue was 4.2M EUR, up 8% year over year [c0, c1]. Margins [c1 ; c0].")
