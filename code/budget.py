@@ -138,12 +138,14 @@ def fit_to_budget(question: str, chunks: list[Chunk], budget: int, cfg: Config) 
                   list(range(len(texts)))])
     kept, used = set(), 0
     for i in sorted(votes, key=lambda i: -votes[i]):
+        if not kept and len(texts[i]) > budget:  # the best window alone is over: its start, not nothing
+            texts[i] = texts[i][:budget].rsplit(" ", 1)[0] if " " in texts[i][:budget] else texts[i][:budget]
         if used + len(texts[i]) <= budget:
             kept.add(i)
             used += len(texts[i]) + 1
     selected = []
     for n, chunk in enumerate(chunks):
-        text = " ".join(w for i, (m, w) in enumerate(windows) if m == n and i in kept)
+        text = " ".join(texts[i] for i, (m, _) in enumerate(windows) if m == n and i in kept)
         if text:
             selected.append(replace(chunk, text=text))
     return selected

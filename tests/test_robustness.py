@@ -173,6 +173,19 @@ def test_budget_keeps_the_top_chunks_answer_among_many_similar_chunks():
         f"expected the top chunk's answer sentence kept; kept {[c.id for c in kept]}")
 
 
+def test_budget_smaller_than_every_window_keeps_the_best_window_cut_to_fit():
+    """An outside tester's RAG_CONTEXT_BUDGET_CHARS=200 (the smallest allowed) sent the model no
+    passage at all: every window was longer than the budget; at 400 the best one was skipped."""
+    long = ("The operating margin was 21% in the third quarter, up from 17% a year earlier, because the "
+            "factory in Regensburg ran at a much higher utilisation than in the spring and because software "
+            "revenue, which grew faster than any other line, carried lower variable costs than hardware did.")
+    chunks = [Chunk("c0", long), Chunk("c1", "Routine maintenance continued in every plant. " * 12)]
+    kept = fit_to_budget("What was the operating margin?", chunks, 200, get_config())
+    assert kept and sum(len(c.text) for c in kept) <= 200, f"expected some context within 200 characters; got {kept}"
+    assert kept[0].id == "c0" and kept[0].text.startswith("The operating margin was 21%"), (
+        f"expected the start of the best window; got {kept}")
+
+
 def test_budget_leaves_small_contexts_alone():
     chunks = [Chunk("c0", "short"), Chunk("c1", "also short")]
     assert fit_to_budget("q?", chunks, 1000, get_config()) == chunks
