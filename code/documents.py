@@ -66,12 +66,27 @@ def _is_folder(arg: str | Path) -> bool:
         return False
 
 
+def _warn_unreadable(folder: Path) -> None:
+    """A folder that cannot be listed is an error; a subfolder that cannot, a warning (rglob
+    passes over both in silence, and its PDFs would be missing without a word)."""
+    unreadable: list[OSError] = []
+    for _ in os.walk(folder, onerror=unreadable.append):
+        pass
+    for error in unreadable:
+        reason = error.strerror or type(error).__name__
+        if Path(error.filename) == folder:
+            raise RAGError(f"{as_text(str(folder))}: cannot read the folder ({reason}); fix its permissions "
+                           f"or pass the PDFs themselves")
+        print(one_line(f"warning: skipped the folder {as_text(str(error.filename))}: {reason}"), file=sys.stderr)
+
+
 def pdf_paths(args: list[str]) -> list[Path]:
     """Expand files and folders into the list of PDFs to search (the sample when empty)."""
     paths: list[Path] = []
     for arg in args:
         path = Path(arg)
         if _is_folder(arg):
+            _warn_unreadable(path)
             found = sorted(p for p in path.rglob("*") if p.suffix.lower() == ".pdf" and p.is_file())
             if not found:
                 raise RAGError(f"{path}: the folder holds no .pdf files; pass a folder with PDFs "

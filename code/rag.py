@@ -200,17 +200,17 @@ def main(argv: list[str] | None = None) -> None:
 
     args = parse_args(argv)
     cfg = config_from_args(args)
-    keep = (*pdf_paths(args.pdfs), cfg.index_dir)  # never written over by an output file
+    paths = pdf_paths(args.pdfs)  # once: a folder's warnings are said once
+    keep = (*paths, cfg.index_dir)  # never written over by an output file
     output_files({"--save-chat": args.save_chat, "--html": args.html}, keep)  # checked before any work
     if args.chat:
         import chat
 
         cfg = usable_store(cfg)
-        chat.chat(index_documents(pdf_paths(args.pdfs), cfg, show_progress=True), cfg, ask, args.save_chat,
-                  args.html)
+        chat.chat(index_documents(paths, cfg, show_progress=True), cfg, ask, args.save_chat, args.html)
         return
     question = DEFAULT_QUESTION if args.question is None else args.question
-    result = run(question, args.pdfs, cfg, show_progress=not args.json)
+    result = run(question, [str(p) for p in paths], cfg, show_progress=not args.json)
     if args.html:  # before printing: a reader that closes stdout early (`| head`) must not lose it
         html_report.write_html(args.html, html_report.render(output.to_json(result, cfg)), keep)
     if args.json:

@@ -394,6 +394,38 @@ def test_an_unreadable_file_says_so_and_is_skipped_among_others(tmp_path):
         and "free some space" not in run.stderr, run.stderr
 
 
+def test_an_unreadable_folder_is_named_as_unreadable_and_a_subfolder_is_skipped_with_a_warning(tmp_path):
+    """An outside tester: an unreadable subfolder was passed over in silence (its PDFs missing
+    without a word), and an unreadable folder was "holds no .pdf files; pass a folder with PDFs"."""
+    import os
+
+    folder, closed = tmp_path / "docs", tmp_path / "closed"
+    (folder / "private").mkdir(parents=True)
+    closed.mkdir()
+    write_pdf(folder / "good.pdf", REVENUE)
+    write_pdf(folder / "private" / "hidden.pdf", PEOPLE)
+    write_pdf(closed / "other.pdf", PEOPLE)
+    caps = "-dac_override,-dac_read_search"
+    if os.geteuid() == 0 and not shutil.which("setpriv"):
+        pytest.skip("as root, needs setpriv (util-linux) to drop the right to read any folder")
+    prefix = ["setpriv", f"--inh-caps={caps}", f"--bounding-set={caps}"] if os.geteuid() == 0 else []
+    (folder / "private").chmod(0)
+    closed.chmod(0)
+    try:
+        runs = [subprocess.run([*prefix, sys.executable, str(CODE / "rag.py"), "What was Q3 revenue?", str(target)],
+                               capture_output=True, text=True, timeout=180,
+                               env={**os.environ, "RAG_INDEX_DIR": str(tmp_path / "index")}) for target in (folder, closed)]
+    finally:
+        (folder / "private").chmod(0o755)
+        closed.chmod(0o755)
+    assert runs[0].returncode == 0 and "4.2M" in runs[0].stdout, f"the readable PDF must be searched: {runs[0].stderr}"
+    assert runs[0].stderr.count("warning: skipped the folder") == 1 and "private" in runs[0].stderr \
+        and "Permission denied" in runs[0].stderr, f"expected one warning naming the unreadable subfolder: {runs[0].stderr}"
+    assert runs[1].returncode == 2 and runs[1].stderr.strip().count("\n") == 0 \
+        and "cannot read the folder (Permission denied)" in runs[1].stderr, (
+        f"expected one line saying the folder cannot be read: {runs[1].stderr}")
+
+
 def test_a_folder_where_no_pdf_can_be_read_is_one_error(tmp_path, capsys):
     write_truncated_pdf(tmp_path / "cut.pdf", PEOPLE * 30)
     (tmp_path / "notes.pdf").write_text("plain text")
