@@ -43,8 +43,6 @@ class PDFLoadError(RAGError):
 _INVISIBLE = dict.fromkeys(map(ord, "\x00\u200b\u200c\u200d\u2060\u00ad\ufeff"))
 # Tags a prompt may use to fence the context ("<context> ... </context>").
 _PROMPT_TAG = re.compile(r"<(?=\s*/?\s*(?:context|documents?|passages?|question|system|instructions?)\b)", re.I)
-
-
 LONGEST_WORD = 100
 LONGEST_LABEL = 20  # a page label is a number or a short prefix and number ("A-12")
 
@@ -224,8 +222,9 @@ def _judge(path: Path, pages: list[str], damaged: list[int], reader) -> None:
         if all(map(_blank, reader.pages)):
             raise PDFLoadError(f"{path}: its {len(pages)} page(s) are blank (nothing is drawn on "
                                f"them); export the document again")
-        raise PDFLoadError(f"{path}: no extractable text in {len(pages)} page(s); it looks "
-                           f"scanned (images only): run OCR first, e.g. `ocrmypdf in.pdf out.pdf`")
+        raise PDFLoadError(f"{path}: no extractable text in {len(pages)} page(s): they hold images or drawings "
+                           f"but no text layer (a scan, or text turned into outlines); run OCR first, e.g. "
+                           f"`ocrmypdf in.pdf out.pdf`")
     for number in damaged:
         print(one_line(f"warning: {path} p.{number}: its content is damaged and was read as empty"), file=sys.stderr)
     if is_glued(pages):
@@ -248,11 +247,18 @@ def _labels(reader) -> list[str]:
     return labels if len(labels) == len(reader.pages) else [str(n) for n in range(1, len(reader.pages) + 1)]
 
 
+# Operators that put something on a page (paint, text, image, form); a stream of state changes
+# only ("q 1 0 0 1 0 0 cm BT /F1 12 Tf ET Q", a tool's empty page) draws nothing.
+_DRAWING = {b"f", b"F", b"f*", b"S", b"s", b"B", b"B*", b"b", b"b*", b"sh", b"Tj", b"TJ", b"'", b'"', b"Do",
+            b"INLINE IMAGE"}
+
+
 def _blank(page) -> bool:
-    """Is nothing drawn on the page (no content, or an empty content stream)?"""
+    """Is nothing drawn on the page (no content, or a content stream that draws nothing)?"""
+    from pypdf.generic import ContentStream
     try:
         contents = page.get_contents()
-        return contents is None or not contents.get_data().strip()
+        return contents is None or not any(op in _DRAWING for _, op in ContentStream(contents, page.pdf).operations)
     except Exception:  # noqa: BLE001 - unreadable content is damage, which is not blankness
         return False
 

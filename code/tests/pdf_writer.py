@@ -93,10 +93,10 @@ def write_image_only_pdf(path: str | Path, n_pages: int = 1) -> Path:
     return path
 
 
-def write_blank_pdf(path: str | Path, n_pages: int = 1) -> Path:
-    """A PDF whose pages are empty: nothing drawn, no text."""
+def write_blank_pdf(path: str | Path, n_pages: int = 1, stream: bytes = b"") -> Path:
+    """A PDF whose pages draw nothing: an empty content stream, or `stream` (state changes only)."""
     path = Path(path)
-    _write(path, [b""] * n_pages)
+    _write(path, [stream] * n_pages)
     return path
 
 

@@ -34,6 +34,8 @@ def test_cleanup_joins_hyphenation_and_drops_invisible_characters():
     (lambda p: write_truncated_pdf(p / "cut.pdf", PAGES * 20), "damaged or truncated"),
     (lambda p: write_image_only_pdf(p / "scan.pdf", 2), "OCR"),
     (lambda p: write_blank_pdf(p / "blank.pdf", 2), "2 page.s. are blank"),
+    # an empty page as a PDF tool writes it: state changes, nothing drawn (an outside tester's)
+    (lambda p: write_blank_pdf(p / "state.pdf", 1, b"q 1 0 0 1 0 0 cm BT /F1 12 Tf 14.4 TL ET Q"), "1 page.s. are blank"),
 ])
 def test_bad_files_get_one_line_errors(tmp_path, make, message):
     with pytest.raises(PDFLoadError, match=message) as info:
