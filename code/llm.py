@@ -72,7 +72,7 @@ def provider_error(exc: Exception, model: str) -> RAGError:
     """Turn a LiteLLM exception into one line that names the fix."""
     name = type(exc).__name__
     text = (str(exc).splitlines() or [name])[0][:200]
-    low, key = text.lower(), key_variable(model)
+    low, key = str(exc).lower(), key_variable(model)  # the whole message: a marker may lie past 200 characters
     where = "OPENAI_BASE_URL" if model.startswith("openai/") else "the network"
     if model.startswith("ollama") and ("Connect" in name or "refused" in low):
         return RAGError(f"cannot reach Ollama for {model}; start it with `ollama serve` "
@@ -92,8 +92,9 @@ def provider_error(exc: Exception, model: str) -> RAGError:
                         f"or try again")
     if "Connection" in name or any(s in low for s in ("connection error", "name or service not known", "refused")):
         return RAGError(f"{model}: cannot reach the provider ({text}); check {where} (is the server running?)")
-    # An HTML error page or a proxy's text, or JSON of some other service (no "choices"): not the API.
-    if any(s in low for s in ("model_dump", "expecting value", "<html", "no 'choices'")):
+    # An HTML error page or a proxy's text, JSON of some other service (no "choices"), or a 2xx
+    # body the client could not parse ("Received response - <APIResponse [200 OK]"): not the API.
+    if any(s in low for s in ("model_dump", "expecting value", "<html", "no 'choices'", "<apiresponse [2")):
         return RAGError(f"{model}: the reply was not the provider's JSON API; check {where} (a server's /v1 URL)")
     if "BadGateway" in name or "GatewayTimeout" in name:
         return RAGError(f"{model}: a proxy or gateway could not reach the model's server ({name}); "

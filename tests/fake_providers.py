@@ -62,6 +62,7 @@ NOT_JSON = "not_json"                # 200 with an HTML page instead of JSON
 EMPTY = "empty"                      # a well-formed completion whose content is ""
 BAD_GATEWAY = "bad_gateway"          # 502 with a proxy's HTML page (the server behind it is down)
 NO_CHOICES = "no_choices"            # 200 with JSON that is no completion (a base URL of another API)
+BROKEN_JSON = "broken_json"          # 200 declared JSON, cut off mid-body (a proxy that dropped the rest)
 FAULTS = (UNAUTHORIZED, UNKNOWN_MODEL, RATE_LIMIT_ONCE, SERVER_ERROR, HANG, NOT_JSON, EMPTY)
 
 _STOPWORDS = frozenset("""
@@ -294,6 +295,9 @@ class FakeProvider:
             return 502, {"Content-Type": "text/html"}, b"<html><body><h1>502 Bad Gateway</h1>nginx</body></html>"
         if fault == NO_CHOICES:
             return 200, {}, {"status": "ok", "service": "inventory", "version": "2.1"}
+        if fault == BROKEN_JSON:
+            return 200, {}, b'{"id": "chatcmpl-1", "choices": [{"index": 0, "message": {"role": "assis'
+
         return self.answer(kind, body, empty=(fault == EMPTY))
 
     @staticmethod

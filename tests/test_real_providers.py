@@ -42,7 +42,7 @@ from pathlib import Path
 
 import pytest
 
-from fake_providers import (BAD_GATEWAY, CHAT_MODEL, EMBEDDING_MODEL, EMPTY, HANG, NO_CHOICES, NOT_JSON,
+from fake_providers import (BAD_GATEWAY, BROKEN_JSON, CHAT_MODEL, EMBEDDING_MODEL, EMPTY, HANG, NO_CHOICES, NOT_JSON,
                             RATE_LIMIT_ONCE, SERVER_ERROR, UNAUTHORIZED, FakeOllama, FakeOpenAI, embed,
                             ollama_server, openai_server)  # noqa: F401 - fixtures
 
@@ -530,6 +530,18 @@ def test_json_without_choices_points_at_the_base_url(cli, openai_fake):
     assert run.calls("chat") and run.calls("chat")[0]["status"] == 200
     assert_one_line_error(run, "not the provider's JSON", "OPENAI_BASE_URL")
     assert "try again later" not in run.stderr, run.stderr
+    assert_nothing_half_written(run)
+
+
+@pytest.mark.slow
+def test_json_cut_off_mid_body_is_not_the_providers_failure(cli, openai_fake):
+    """A 200 whose JSON body is malformed said "the provider failed on its side (... Received
+    response - <APIResponse [200 OK] ...)" (an outside tester); the README's row says the reply
+    was not the provider's JSON API, which is what to check."""
+    run = cli.run("broken_json", openai_fake, fault=BROKEN_JSON, fault_on={"chat"})
+    assert run.calls("chat") and run.calls("chat")[0]["status"] == 200
+    assert_one_line_error(run, "not the provider's JSON", "OPENAI_BASE_URL")
+    assert "failed on its side" not in run.stderr, run.stderr
     assert_nothing_half_written(run)
 
 
