@@ -26,8 +26,9 @@ import chat
 import rag
 from cli import input_text
 from config import REPO_ROOT, Config, RAGError
-from documents import index_documents, usable_store
+from documents import index_documents
 from scoring import answer_recall, fmt, hit_rank
+from store import usable_store
 
 SPLITS = ("tune", "heldout")
 KINDS = ("standalone", "followup")

@@ -18,19 +18,14 @@ Run alone:  python code/documents.py [PDF ...]    (indexes the files, says what 
 
 from __future__ import annotations
 
-import atexit
 import getpass
 import hashlib
 import os
 import re
-import shutil
-import signal
 import socket
 import sys
-import tempfile
-import threading
 import time
-from contextlib import suppress
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
@@ -42,7 +37,7 @@ from page_layout import is_glued
 from pdf_loader import SAMPLE_PDF, PDFLoadError, check_file, glued_warning, neutralise, read_pdf
 from progress import Progress
 from retriever import build_index, open_index, source_names
-from store import APP, compact_store, drop_index, get_client, index_entries, store_errors
+from store import APP, compact_store, drop_index, get_client, store_errors, usable_store
 
 
 @dataclass
@@ -169,23 +164,40 @@ def _build(path: Path, key: str, digest: str, cfg: Config, show_progress: bool):
         progress.close()
 
 
+@contextmanager
+def _build_lock(path: Path, cfg: Config, show_progress: bool):
+    """The lock on building `path`'s index; a run that has to wait for another says so."""
+    from filelock import FileLock, Timeout
+
+    locks = Path(cfg.index_dir) / "locks"
+    locks.mkdir(parents=True, exist_ok=True)
+    # One lock per file (not per version of it), so the lock files do not pile up.
+    lock = FileLock(str(locks / f"{hashlib.sha256(os.fsencode(path)).hexdigest()[:16]}.lock"))
+    try:
+        lock.acquire(timeout=1)
+    except Timeout:
+        if show_progress:
+            print(one_line(f"waiting: another run is indexing {cited_name(path)}; its index will be reused"),
+                  file=sys.stderr, flush=True)
+        lock.acquire()
+    try:
+        yield
+    finally:
+        lock.release()
+
+
 def open_or_build(path: Path, cfg: Config, show_progress: bool = False,
                   listed: dict | None = None) -> Document:
     """The index of one PDF: reused when complete, else built under a lock (a second run on
     the same new file waits, then reuses what the first one built). `listed`: the store's
     collections by name, listed once for many files."""
-    from filelock import FileLock
-
     check_file(path, cfg.max_pdf_mb)  # before hashing: a huge file is refused unread
     start = time.perf_counter()
     digest = file_hash(path)
     key = index_key(path, cfg, digest)
     collection = open_index(key, cfg, listed)
     if collection is None:
-        locks = Path(cfg.index_dir) / "locks"
-        locks.mkdir(parents=True, exist_ok=True)
-        # One lock per file (not per version of it), so the lock files do not pile up.
-        with FileLock(str(locks / f"{hashlib.sha256(os.fsencode(path)).hexdigest()[:16]}.lock")):
+        with _build_lock(path, cfg, show_progress):
             collection = open_index(key, cfg)
             if collection is None:
                 collection = _build(path, key, digest, cfg, show_progress)
@@ -193,50 +205,6 @@ def open_or_build(path: Path, cfg: Config, show_progress: bool = False,
     if (collection.metadata or {}).get("glued_text"):  # said when it was read; true on every use
         print(glued_warning(path), file=sys.stderr)
     return Document(cited_name(path), collection, True, time.perf_counter() - start, digest)
-
-
-def usable_store(cfg: Config) -> Config:
-    """The settings with an index folder this run can write: a read-only one (a shared mount,
-    a CD) is used from a temporary copy, and new indexes are then not kept."""
-    root = Path(cfg.index_dir)
-    if cfg.chroma_host or not root.exists():
-        return cfg
-    if not root.is_dir():
-        raise RAGError(f"RAG_INDEX_DIR={root} is a file, not a folder; set RAG_INDEX_DIR to a folder "
-                       f"for the index (it is created if missing)")
-    if os.access(root, os.W_OK) and _writable(root):
-        return cfg
-    return replace(cfg, index_dir=_copy_of(str(root)))
-
-
-@lru_cache(maxsize=None)
-def _copy_of(root: str) -> str:
-    """A writable copy of a read-only index folder: made once per process, removed at its exit."""
-    temp = tempfile.mkdtemp(prefix="rag_index_")
-    atexit.register(shutil.rmtree, temp, True)
-    if signal.getsignal(signal.SIGTERM) is signal.SIG_DFL and threading.current_thread() is threading.main_thread():
-        signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # a `kill` runs atexit: the copy goes too
-    copy = Path(temp) / "index"
-    copy.mkdir()
-    for entry in index_entries(Path(root)):  # the index only, not whatever else the folder holds
-        if entry.is_dir():
-            shutil.copytree(entry, copy / entry.name, copy_function=shutil.copyfile)
-        else:
-            shutil.copyfile(entry, copy / entry.name)
-    for folder in [copy, *(p for p in copy.rglob("*") if p.is_dir())]:
-        folder.chmod(0o700)  # copytree copies the folders' read-only modes too
-    print(one_line(f"note: {root} is read-only; answering from a temporary copy (new indexes are not kept)"),
-          file=sys.stderr)
-    return str(copy)
-
-
-def _writable(root: Path) -> bool:
-    # os.access says yes to root even on a read-only mount: try it.
-    try:
-        tempfile.TemporaryFile(dir=root).close()
-        return True
-    except OSError:
-        return False
 
 
 def _open_or_skip(path: Path, cfg: Config, show_progress: bool, listed: dict, skipped: list | None):

@@ -29,11 +29,11 @@ from chunker import Chunk
 from citations import is_refusal, resolve_citations
 from cli import ArgumentParser, add_pipeline_flags, as_text, config_from_args, output_files, run_cli
 from config import Config, RAGError, get_config
-from documents import Document, index_documents, pdf_paths, usable_store
+from documents import Document, index_documents, pdf_paths
 from faithfulness import FaithfulnessReport, check_faithfulness, split_claims
 from generator import Answer, answer, build_prompt
 from retriever import retrieve
-from store import get_client, store_errors
+from store import get_client, store_errors, usable_store
 
 DEFAULT_QUESTION = "What was Q3 revenue?"
 

@@ -159,7 +159,8 @@ def evaluate(questions: list[dict], pdfs: list[str | Path] | None = None, cfg: C
     """Index once, ask every question, score. Returns {"summary": {...}, "results": [...]}.
     `pdfs=None` or [] searches the built-in sample report."""
     import rag
-    from documents import index_documents, pdf_paths, usable_store
+    from documents import index_documents, pdf_paths
+    from store import usable_store
 
     cfg = usable_store(cfg or get_config())
     start = time.perf_counter()

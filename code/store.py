@@ -4,25 +4,31 @@
 server (`chroma run`) when CHROMA_HOST is set. Every collection this project makes carries the
 mark APP, and nothing else in a store is ever touched. `store_errors` turns the store's
 failures (a full disk, a read-only folder, a server gone) into one line naming the fix;
-`drop_index` and `compact_store` delete an index and give its space back.
+`drop_index` and `compact_store` delete an index and give its space back; `usable_store` answers
+from a temporary copy of an index folder this run cannot write (a shared mount, a CD).
 
 Run alone:  python code/documents.py [PDF ...]    (indexes files in the store, says what it reused)
 """
 
 from __future__ import annotations
 
+import atexit
 import hashlib
 import logging
 import os
 import re
 import shutil
+import signal
 import sqlite3
 import sys
 import tempfile
+import threading
 from contextlib import closing, contextmanager
+from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 
+from cli import one_line
 from config import Config, RAGError, get_config
 
 # Every collection this project creates carries this mark; nothing else is ever touched.
@@ -168,3 +174,47 @@ def index_entries(root: Path) -> list[Path]:
     return [p for p in sorted(root.iterdir()) if (p.name == "chroma.sqlite3" and p.is_file())
             or (p.name == "bm25" and p.is_dir() and not p.is_symlink())
             or (_SEGMENT_FOLDER.fullmatch(p.name) and _is_vector_folder(p))]
+
+
+def usable_store(cfg: Config) -> Config:
+    """The settings with an index folder this run can write: a read-only one (a shared mount,
+    a CD) is used from a temporary copy, and new indexes are then not kept."""
+    root = Path(cfg.index_dir)
+    if cfg.chroma_host or not root.exists():
+        return cfg
+    if not root.is_dir():
+        raise RAGError(f"RAG_INDEX_DIR={root} is a file, not a folder; set RAG_INDEX_DIR to a folder "
+                       f"for the index (it is created if missing)")
+    if os.access(root, os.W_OK) and _writable(root):
+        return cfg
+    return replace(cfg, index_dir=_copy_of(str(root)))
+
+
+@lru_cache(maxsize=None)
+def _copy_of(root: str) -> str:
+    """A writable copy of a read-only index folder: made once per process, removed at its exit."""
+    temp = tempfile.mkdtemp(prefix="rag_index_")
+    atexit.register(shutil.rmtree, temp, True)
+    if signal.getsignal(signal.SIGTERM) is signal.SIG_DFL and threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # a `kill` runs atexit: the copy goes too
+    copy = Path(temp) / "index"
+    copy.mkdir()
+    for entry in index_entries(Path(root)):  # the index only, not whatever else the folder holds
+        if entry.is_dir():
+            shutil.copytree(entry, copy / entry.name, copy_function=shutil.copyfile)
+        else:
+            shutil.copyfile(entry, copy / entry.name)
+    for folder in [copy, *(p for p in copy.rglob("*") if p.is_dir())]:
+        folder.chmod(0o700)  # copytree copies the folders' read-only modes too
+    print(one_line(f"note: {root} is read-only; answering from a temporary copy (new indexes are not kept)"),
+          file=sys.stderr)
+    return str(copy)
+
+
+def _writable(root: Path) -> bool:
+    # os.access says yes to root even on a read-only mount: try it.
+    try:
+        tempfile.TemporaryFile(dir=root).close()
+        return True
+    except OSError:
+        return False

@@ -893,8 +893,8 @@ def test_23_a_read_only_index_copy_holds_the_index_only_and_goes_on_sigterm(tmp_
     (index / "photos" / "holiday.jpg").write_bytes(b"\xff" * 100_000)
     temp = tmp_path / "temp"
     temp.mkdir()
-    probe = ("import os, sys, time; sys.path.insert(0, sys.argv[1]); import documents, config; "
-             "cfg = documents.usable_store(config.get_config()); print(sorted(os.listdir(cfg.index_dir)), flush=True); "
+    probe = ("import os, sys, time; sys.path.insert(0, sys.argv[1]); import store, config; "
+             "cfg = store.usable_store(config.get_config()); print(sorted(os.listdir(cfg.index_dir)), flush=True); "
              "time.sleep(60)")
     for path in [index, *index.rglob("*")]:
         path.chmod(0o555 if path.is_dir() else 0o444)

@@ -426,6 +426,29 @@ def test_an_unreadable_folder_is_named_as_unreadable_and_a_subfolder_is_skipped_
         f"expected one line saying the folder cannot be read: {runs[1].stderr}")
 
 
+def test_a_run_that_waits_for_another_runs_build_says_so(tmp_path):
+    """An outside tester's second run on a PDF another run was indexing printed nothing for 35 s."""
+    import hashlib
+    import os
+    import select
+
+    from filelock import FileLock
+
+    pdf = write_pdf(tmp_path / "report.pdf", REVENUE).resolve()
+    index = tmp_path / "index"
+    (index / "locks").mkdir(parents=True)
+    lock = FileLock(str(index / "locks" / f"{hashlib.sha256(os.fsencode(pdf)).hexdigest()[:16]}.lock"))
+    with lock:  # stands for the other run's build
+        run = subprocess.Popen([sys.executable, str(CODE / "rag.py"), "What was Q3 revenue?", str(pdf)],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               env={**os.environ, "RAG_INDEX_DIR": str(index)})
+        ready = select.select([run.stderr], [], [], 30)[0]  # a run that says nothing must not hang the test
+        first = run.stderr.readline() if ready else ""
+    out, err = run.communicate(timeout=180)
+    assert "waiting: another run is indexing report.pdf" in first, f"expected a line saying it waits; got {first!r}"
+    assert run.returncode == 0 and "4.2M" in out, f"once the lock is free it builds and answers: {first}{err}"
+
+
 def test_a_folder_where_no_pdf_can_be_read_is_one_error(tmp_path, capsys):
     write_truncated_pdf(tmp_path / "cut.pdf", PEOPLE * 30)
     (tmp_path / "notes.pdf").write_text("plain text")
