@@ -62,6 +62,9 @@ def _client(where: tuple):
             client = chromadb.HttpClient(host=host, port=port, ssl=ssl, headers=headers, settings=settings)
             client.heartbeat()
         except Exception as exc:
+            if re.search(r"<html|\b404\b|not found", str(exc), re.I):  # a web server, not Chroma's API
+                raise RAGError(f"the server at {host}:{port} answers but is not a Chroma server; check "
+                               f"CHROMA_HOST and CHROMA_PORT (the port `chroma run` was given)") from None
             raise RAGError(f"cannot reach the Chroma server at {host}:{port} ({type(exc).__name__}); "
                            f"start it with `chroma run --path DIR --port {port}` or unset CHROMA_HOST "
                            f"to use the embedded index") from None

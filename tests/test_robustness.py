@@ -554,6 +554,33 @@ def test_unreachable_chroma_server_is_one_line(monkeypatch, capsys):
     assert code == 2 and "cannot reach the Chroma server" in err and err.count("\n") == 1
 
 
+def test_a_web_server_where_chroma_should_be_is_named_as_not_chroma(monkeypatch, capsys, tmp_path):
+    """An outside tester's CHROMA_PORT at another HTTP server said "cannot reach the Chroma server"
+    (start it with `chroma run`), though something answered there: the port is what to check."""
+    import http.server
+    import threading
+
+    class Quiet(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            self.send_error(404)
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Quiet)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
+    monkeypatch.setenv("CHROMA_HOST", "127.0.0.1")
+    monkeypatch.setenv("CHROMA_PORT", str(server.server_address[1]))
+    try:
+        code, _, err = cli(["What was Q3 revenue?"], capsys)
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert code == 2 and err.count("\n") == 1 and "is not a Chroma server" in err and "CHROMA_PORT" in err, (
+        f"expected one line saying the server there is not Chroma: {err}")
+
+
 def test_rate_limit_is_one_line(monkeypatch, capsys):
     # LiteLLM's own mock raises its real RateLimitError through the real completion path;
     # retries against a real server are tested in test_real_providers.py.
