@@ -68,13 +68,21 @@ def load_litellm():
     return litellm
 
 
+# A reply came, so the server is reachable (LiteLLM may still call it a connection error): an
+# HTML error page or a proxy's text, JSON of some other service (no "choices"), or a 2xx body
+# the client could not parse ("Received response - <APIResponse [200 OK]"): not the API.
+_NOT_THE_API = ("model_dump", "expecting value", "<html", "no 'choices'", "<apiresponse [2")
+
+
 def provider_error(exc: Exception, model: str) -> RAGError:
     """Turn a LiteLLM exception into one line that names the fix."""
     name = type(exc).__name__
     text = (str(exc).splitlines() or [name])[0][:200]
     low, key = str(exc).lower(), key_variable(model)  # the whole message: a marker may lie past 200 characters
-    where = "OPENAI_BASE_URL" if model.startswith("openai/") else "the network"
-    if model.startswith("ollama") and ("Connect" in name or "refused" in low):
+    provider = model.split("/")[0].removesuffix("_chat")  # ollama_chat/ is Ollama too
+    where = {"openai": "OPENAI_BASE_URL", "ollama": "OLLAMA_API_BASE"}.get(provider, "the network")
+    not_the_api = any(s in low for s in _NOT_THE_API)
+    if model.startswith("ollama") and ("Connect" in name or "refused" in low) and not not_the_api:
         return RAGError(f"cannot reach Ollama for {model}; start it with `ollama serve` "
                         f"and pull the model with `ollama pull {model.split('/', 1)[1]}`")
     if "Authentication" in name or "PermissionDenied" in name or "missing credentials" in low:
@@ -87,19 +95,19 @@ def provider_error(exc: Exception, model: str) -> RAGError:
     if "RateLimit" in name:
         return RAGError(f"{model}: the provider's rate limit was hit; wait a minute, lower "
                         f"RAG_TOP_K, or switch provider")
-    if "Timeout" in name:
+    if "Timeout" in name and "GatewayTimeout" not in name:
         return RAGError(f"{model}: no answer within RAG_REQUEST_TIMEOUT after retries; raise it "
                         f"or try again")
-    if "Connection" in name or any(s in low for s in ("connection error", "name or service not known", "refused")):
-        return RAGError(f"{model}: cannot reach the provider ({text}); check {where} (is the server running?)")
-    # An HTML error page or a proxy's text, JSON of some other service (no "choices"), or a 2xx
-    # body the client could not parse ("Received response - <APIResponse [200 OK]"): not the API.
-    if any(s in low for s in ("model_dump", "expecting value", "<html", "no 'choices'", "<apiresponse [2")):
-        return RAGError(f"{model}: the reply was not the provider's JSON API; check {where} (a server's /v1 URL)")
-    if "BadGateway" in name or "GatewayTimeout" in name:
+    if "BadGateway" in name or "GatewayTimeout" in name:  # before the page check: a proxy sends HTML
         return RAGError(f"{model}: a proxy or gateway could not reach the model's server ({name}); "
                         f"check that {'the server at ' + where if model.startswith('openai/') else 'the provider'} "
                         f"is up, or try again later")
+    unreachable = any(s in low for s in ("connection error", "name or service not known", "refused"))
+    if not not_the_api and ("Connection" in name or unreachable):
+        return RAGError(f"{model}: cannot reach the provider ({text}); check {where} (is the server running?)")
+    if not_the_api:
+        url = "Ollama's own URL, without /v1" if model.startswith("ollama") else "a server's /v1 URL"
+        return RAGError(f"{model}: the reply was not the provider's JSON API; check {where} ({url})")
     if "InternalServer" in name or "ServiceUnavailable" in name:
         return RAGError(f"{model}: the provider failed on its side ({text}); try again later or switch provider")
     return RAGError(f"{model}: provider error {name}: {text}")

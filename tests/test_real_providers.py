@@ -590,6 +590,15 @@ def test_ollama_chat_provider_uses_the_chat_endpoint(cli, ollama_fake):
 
 
 @pytest.mark.slow
+def test_ollama_url_at_something_else_names_ollama_api_base(cli, ollama_fake):
+    """An outside tester's OLLAMA_API_BASE at another web server was told to check "the network
+    (a server's /v1 URL)": the variable to fix is OLLAMA_API_BASE, and Ollama's URL has no /v1."""
+    run = cli.run("ollama_not_json", ollama_fake, fault=NOT_JSON)
+    assert_one_line_error(run, "not the provider's JSON", "OLLAMA_API_BASE", "without /v1")
+    assert_nothing_half_written(run)
+
+
+@pytest.mark.slow
 def test_ollama_model_not_pulled_is_one_line_naming_the_model_variable(cli, ollama_fake):
     run = cli.run("ollama_404", ollama_fake, env={"LLM_MODEL": "ollama/llama3.2"})
     assert run.calls("chat") and run.calls("chat")[0]["status"] == 404
