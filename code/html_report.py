@@ -153,7 +153,9 @@ def retrieved_html(data: dict, cites: dict, chunks: dict, h: int) -> str:
     sent, cards = {c["id"]: c["text"] for c in data.get("context") or []}, []
     for n, c in enumerate(data["retrieved"], 1):
         ranks = c.get("ranks") or {}
-        trimmed = " (trimmed to the context budget)" if sent.get(c["id"], c["text"]) != c["text"] else ""
+        given = sent.get(c["id"], c["text"])
+        trimmed = "" if given == c["text"] else " (trimmed to the context budget)" if len(given) < len(c["text"]) \
+            else " (sent with the sentences cut at its edges completed)"
         cited = f' <a href="#{cites[c["id"]]}">cited as [{esc(c["id"])}]</a>' if c["id"] in cites else ""
         rows = [("dense score (cosine)", number(c["score"]))] + [(f"{key.replace('bm', 'BM')} rank", esc(
             ranks.get(key) or "not ranked")) for key in ("dense", "bm25", "fused")]

@@ -143,6 +143,17 @@ def test_hostile_text_reaches_the_page_only_as_escaped_text(hostile):
     assert "\x1b" not in page, "terminal escapes must not reach the page"
 
 
+def test_a_chunk_sent_with_its_cut_sentences_completed_is_not_called_trimmed(sample):
+    """Chunks reach the model with the sentences cut at their edges completed (longer than as
+    retrieved); the retrieved-chunk cards called every such difference "trimmed"."""
+    sent = {c["id"]: c["text"] for c in sample["context"]}
+    longer = [c["id"] for c in sample["retrieved"] if len(sent.get(c["id"], "")) > len(c["text"])]
+    assert longer, "the sample's chunks end mid-sentence: some should have been completed"
+    page = html_report.render(sample)
+    assert "trimmed to the context budget" not in page and page.count("cut at its edges completed") == len(longer), (
+        f"expected {len(longer)} cards saying the chunk was completed and none saying trimmed")
+
+
 def test_json_output_still_serialises_with_the_added_fields(sample):
     assert json.loads(json.dumps(sample, allow_nan=False)) == sample
     assert {"context", "retrieval"} <= set(sample)
