@@ -4,8 +4,8 @@
 date, name, yes_no, definition, procedure, other) and quotes the context sentence that `carries`
 such a fact next to a key term of the question ("eight suffixes" for "how many suffixes", a
 date for "when", a name for "who"), naming no other period than asked ("Q4" for "Q3"); of
-those, the one with the question's rarest key term, then the best blend of idf-weighted key-term
-coverage and embedding similarity. A sentence too long to be one statement (a table extracted as
+those, the one with the rarest key term of what is asked (after the wh-word), then the best blend
+of idf-weighted key-term coverage and embedding similarity. A sentence too long to be one statement (a table extracted as
 one run) is read as rows: the words around each key term. One that opens by referring back
 ("This book ...") comes with the sentence before it: never more than two. It refuses (when
 allowed) when a name or number of the question is not in the context, or no sentence carries
@@ -197,15 +197,20 @@ def candidates(prompt: Prompt, keys: set[str]) -> tuple[list[tuple[str, str, boo
 def score(question: str, texts: list[str]) -> list[tuple[float, float, int]]:
     """(score, coverage, rank) of each text. Coverage: the idf-weighted share of key terms it holds;
     score: coverage blended with embedding similarity; rank: 0 without a fact of the asked kind, +1
-    if bound ("8 suffixes"), +2 with the rarest key term: what it is about ("hyp" in "Which module
-    is the hyp prefix registered for?")."""
+    if bound ("8 suffixes"), +2 with the rarest key term after the wh-word: what it is about ("hyp"
+    in "Which module is the hyp prefix registered for?")."""
     import numpy as np
 
     # Sorted: summed in a fixed order, the floats (and a threshold they meet) do not depend on the hash seed.
     keys, found = sorted(set(terms(question))), [set(terms(t)) for t in texts]
     df = {t: sum(_matches(t, f) > 0 for f in found) for t in keys}
     weight = {t: math.log(1 + len(texts) / (1 + df[t])) for t in keys}
-    topic = {t for t, d in df.items() if d == min([d for d in df.values() if d], default=0)}
+    # What it is about is asked after the wh-word: "With 200 MB/s disks and a Gigabit link, what
+    # throughput ...?" is about throughput; the clause before it sets conditions.
+    wh = _WH.search(question.lower())
+    after_wh = set(terms(question[wh.start():])) if wh else set(keys)
+    present = {t: d for t, d in df.items() if d and t in after_wh} or {t: d for t, d in df.items() if d}
+    topic = {t for t, d in present.items() if d == min(present.values(), default=0)}
     vectors = np.asarray(embed([question, *texts])) if texts else np.zeros((1, 1))
     kind, scored = answer_kind(question), []
     for text, words, cosine in zip(texts, found, vectors[1:] @ vectors[0]):
