@@ -27,6 +27,18 @@ def test_answers_with_the_sentence_that_holds_the_fact_not_the_heading_or_anothe
     assert ask("What was the operating margin in Q3 2024?") == "The operating margin was 21%, compared with 17% in Q3 2023 [c2]."
 
 
+def test_what_is_asked_comes_after_the_wh_word_not_from_the_clause_that_sets_conditions():
+    """A fifth outside tester's question: its rarest key term ("disks") came from the conditions,
+    and the sentence about disk striping was quoted instead of the expected throughput."""
+    context = ("[c0] Disk striping with parity (RAID-5) does have an effect on throughput, usually an adverse one.\n"
+               "[c1] Consider two DRBD nodes with disks capable of 200 MB/s and a Gigabit Ethernet link between them. "
+               "Gigabit Ethernet can be expected to produce 110 MB/s for TCP connections, so one would "
+               "expect about 107 MB/s maximum DRBD throughput.")
+    reply = ask("With 200 MB/s disks and a Gigabit Ethernet link, what maximum DRBD throughput can be expected?",
+                context=context)
+    assert "107 MB/s" in reply, f"expected the sentence with the expected throughput; got {reply!r}"
+
+
 @pytest.mark.parametrize("question, kind", [
     ("How many suffixes exist for placing a label?", "number"),
     ("After how long does a work become unmaintained?", "number"),
