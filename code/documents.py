@@ -61,18 +61,19 @@ def _is_folder(arg: str | Path) -> bool:
         return False
 
 
-def _warn_unreadable(folder: Path) -> None:
-    """A folder that cannot be listed is an error; a subfolder that cannot, a warning (rglob
-    passes over both in silence, and its PDFs would be missing without a word)."""
+def _pdfs_in(folder: Path) -> list[Path]:
+    """The PDFs under `folder`, in one walk. A folder that cannot be listed is an error; a
+    subfolder that cannot, a warning (its PDFs would be missing without a word)."""
     unreadable: list[OSError] = []
-    for _ in os.walk(folder, onerror=unreadable.append):
-        pass
+    found = [Path(root) / name for root, _, names in os.walk(folder, onerror=unreadable.append)
+             for name in names if Path(name).suffix.lower() == ".pdf" and (Path(root) / name).is_file()]
     for error in unreadable:
         reason = error.strerror or type(error).__name__
         if Path(error.filename) == folder:
             raise RAGError(f"{as_text(str(folder))}: cannot read the folder ({reason}); fix its permissions "
                            f"or pass the PDFs themselves")
         print(one_line(f"warning: skipped the folder {as_text(str(error.filename))}: {reason}"), file=sys.stderr)
+    return sorted(found)
 
 
 def pdf_paths(args: list[str]) -> list[Path]:
@@ -81,8 +82,7 @@ def pdf_paths(args: list[str]) -> list[Path]:
     for arg in args:
         path = Path(arg)
         if _is_folder(arg):
-            _warn_unreadable(path)
-            found = sorted(p for p in path.rglob("*") if p.suffix.lower() == ".pdf" and p.is_file())
+            found = _pdfs_in(path)
             if not found:
                 raise RAGError(f"{path}: the folder holds no .pdf files; pass a folder with PDFs "
                                f"or the PDF files themselves")

@@ -155,7 +155,7 @@ def verdict(prompt: Prompt) -> str:
     claim, context = read_claim(prompt)
     claim = strip_markers(claim)  # "[Function]" is text, "[c0]" is not
     supported = bool(claim.strip()) and any(supports(span, claim) for span in spans(context))
-    asked = prompt.system + "\n" + prompt.user.replace(claim, " ")  # the claim's own words ask nothing
+    instructions = prompt.system + "\n" + prompt.user.replace(claim, " ")  # the claim's own words ask nothing
     for _, text in prompt.context:
-        asked = asked.replace(text, " ")
-    return "Yes" if supported != bool(_ASKS_IF_UNSUPPORTED.search(asked)) else "No"
+        instructions = instructions.replace(text, " ")
+    return "Yes" if supported != bool(_ASKS_IF_UNSUPPORTED.search(instructions)) else "No"
