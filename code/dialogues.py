@@ -8,7 +8,8 @@ standalone and follow-up turns apart, in tune and held-out dialogues; a standalo
 does worse inside the conversation than alone is listed by name.
 
 The file is a JSON list of dialogues:
-    {"pdf": "data/sample_report.pdf" (relative to the repo, or absolute), "split": "tune" or
+    {"pdf": "data/sample_report.pdf" (relative to the repo, or absolute; or a list of PDFs,
+     asked together as `rag.py --chat A.pdf B.pdf` asks them), "split": "tune" or
      "heldout", "name": optional, "turns": [{"question", "answer", "evidence", "answerable",
      "followup": true when the turn needs the conversation to be understood}, ...]}
 
@@ -55,16 +56,19 @@ def check_dialogue(dialogue: object, n: int, path: Path) -> dict:
     where = f"{path} dialogue {n}"
     if not isinstance(dialogue, dict) or not isinstance(dialogue.get("turns"), list) or not dialogue["turns"]:
         raise RAGError(f"{where}: expected {{\"pdf\": ..., \"turns\": [...]}} with at least one turn")
-    if not isinstance(dialogue.get("pdf"), str) or not dialogue["pdf"].strip():
-        raise RAGError(f"{where}: \"pdf\" is missing; name the PDF it is about, e.g. \"pdf\": \"data/sample_report.pdf\"")
-    pdf = Path(dialogue["pdf"])
-    pdf = pdf if pdf.is_absolute() else REPO_ROOT / pdf
-    if not pdf.is_file():
-        raise RAGError(f"{where}: PDF {pdf} not found (data/devset/pdfs: python tools/fetch_devset.py)")
+    named = dialogue.get("pdf")
+    named = [named] if isinstance(named, str) else named
+    if not isinstance(named, list) or not named or not all(isinstance(p, str) and p.strip() for p in named):
+        raise RAGError(f"{where}: \"pdf\" is missing; name the PDF it is about, e.g. \"pdf\": \"data/sample_report.pdf\", "
+                       f"or a list of PDFs")
+    pdfs = tuple(Path(p) if Path(p).is_absolute() else REPO_ROOT / p for p in named)
+    for pdf in pdfs:
+        if not pdf.is_file():
+            raise RAGError(f"{where}: PDF {pdf} not found (data/devset/pdfs: python tools/fetch_devset.py)")
     if dialogue.get("split", "tune") not in SPLITS:
         raise RAGError(f"{where}: \"split\" must be \"tune\" or \"heldout\"")
     turns = [check_turn(t, f"{where} turn {i}") for i, t in enumerate(dialogue["turns"], start=1)]
-    return {**dialogue, "name": dialogue.get("name") or f"dialogue {n}", "pdf": pdf,
+    return {**dialogue, "name": dialogue.get("name") or f"dialogue {n}", "pdf": pdfs,
             "split": dialogue.get("split", "tune"), "turns": turns}
 
 
@@ -143,10 +147,9 @@ def evaluate_dialogues(dialogues: list[dict], cfg: Config, progress: bool = Fals
     for n, dialogue in enumerate(dialogues, start=1):
         if progress:
             print(f"\r  dialogue {n}/{len(dialogues)}", end="", file=sys.stderr, flush=True)
-        key = str(dialogue["pdf"])
-        if key not in indexed:
-            indexed[key] = index_documents([dialogue["pdf"]], cfg, show_progress=False)
-        records += run_dialogue(dialogue, indexed[key], cfg)
+        if dialogue["pdf"] not in indexed:
+            indexed[dialogue["pdf"]] = index_documents(list(dialogue["pdf"]), cfg, show_progress=False)
+        records += run_dialogue(dialogue, indexed[dialogue["pdf"]], cfg)
     if progress:
         print("\r" + " " * 40 + "\r", end="", file=sys.stderr, flush=True)
     summary = {split: {kind: metrics([r for r in records if split in ("all", r["split"])

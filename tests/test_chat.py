@@ -245,6 +245,23 @@ def test_evaluate_dialogues_scores_each_turn_in_its_conversation_and_alone(tmp_p
     assert any(line.split()[:3] == ["tune", "followup", "1"] for line in text.splitlines())
 
 
+def test_a_dialogue_over_several_pdfs_searches_them_all(tmp_path):
+    """A dialogue's "pdf" may list PDFs, asked together as `rag.py --chat A.pdf B.pdf` asks them."""
+    path, out = tmp_path / "dialogues.json", tmp_path / "report.json"
+    both = {"pdf": ["data/sample_report.pdf", "data/heldout/rulebook.pdf"], "split": "tune",
+            "turns": [SMALL[0]["turns"][0], SMALL[0]["turns"][2]]}
+    path.write_text(json.dumps([both]), encoding="utf-8")
+    evaluate.main(["--dialogues", str(path), "--json", str(out)])
+    report = json.loads(out.read_text(encoding="utf-8"))
+    assert report["summary"]["tune"]["standalone"]["hit_at_k"] == 1.0, \
+        f"expected both sample-report turns found among two PDFs; got {report['results']}"
+    sources = {cid.split(":")[0] for r in report["results"] for cid in re.findall(r"\[([\w.:-]+)\]", r["answer"])}
+    assert sources == {"sample_report"}, f"expected answers citing the sample report's chunks as sample_report:cN; got {sources}"
+    path.write_text(json.dumps([{**both, "pdf": ["data/sample_report.pdf", "missing.pdf"]}]), encoding="utf-8")
+    with pytest.raises(RAGError, match="missing.pdf"):
+        dialogues.load_dialogues(path)
+
+
 def test_a_bad_dialogue_file_is_one_error_naming_the_turn(tmp_path):
     path = tmp_path / "bad.json"
     path.write_text(json.dumps([{**SMALL[1], "turns": [{**SMALL[1]["turns"][0], "followup": "yes"}]}]), encoding="utf-8")
