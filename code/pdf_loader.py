@@ -32,7 +32,7 @@ from citations import CITE, GROUPED
 from cli import UNPRINTABLE, as_text, one_line, run_cli
 from config import REPO_ROOT, RAGError, get_config
 from page_layout import GLUED_WORD, is_glued, mark_headings, strip_running_lines
-from textutils import tex_accents_joined
+from textutils import tex_accents_joined, tex_font_codes_read
 
 
 class PDFLoadError(RAGError):
@@ -57,7 +57,7 @@ def neutralise(text: str) -> str:
 
 def clean_text(text: str) -> str:
     """Undo the usual extraction artifacts while keeping line and paragraph structure."""
-    text = tex_accents_joined(text)
+    text = tex_accents_joined(tex_font_codes_read(text))
     text = unicodedata.normalize("NFKC", text).translate(_INVISIBLE)
     # "explo-\nration" -> "exploration", but keep "Berlin-\nBrandenburg" (a real hyphenated name).
     text = re.sub(r"(\w)-[ \t]*\n[ \t]*([a-z])", r"\1\2", text)

@@ -32,6 +32,20 @@ def tex_accents_joined(text: str) -> str:
     return _ACCENT_LETTER.sub(_accented, _ACUTE_APOSTROPHE.sub("'", text))
 
 
+# A TeX font without a Unicode map gives its codes through as they are (Knuth's OT1 layout):
+# ligatures at 0x0B-0x0F, accents at 0x12-0x17 and 0x7F. The same codes are math symbols in the
+# symbol fonts ("x \x15 y" is x >= y), so only codes inside a word, or opening one, are read as text.
+_TEX_LIGATURES = {"\x0b": "ff", "\x0c": "fi", "\x0d": "fl", "\x0e": "ffi", "\x0f": "ffl"}
+_TEX_ACCENTS = {"\x12": "`", "\x13": "\u00b4", "\x14": "\u02c7", "\x15": "\u02d8", "\x17": "\u02da", "\x7f": "\u00a8"}
+_TEX_CODE = re.compile(f"(?<=[A-Za-z])([{''.join(_TEX_LIGATURES)}])|([{''.join(_TEX_LIGATURES)}])(?=[a-z]{{2}})"
+                       f"|(?<=[A-Za-z])([{''.join(_TEX_ACCENTS)}])(?=[A-Za-z])")
+
+
+def tex_font_codes_read(text: str) -> str:
+    """"speci\x0ced" -> "specified", "\x0cle" -> "file", "E\x13en" -> "E´en" (tex_accents_joined: "Eén")."""
+    return _TEX_CODE.sub(lambda m: _TEX_LIGATURES.get(m.group(1) or m.group(2)) or _TEX_ACCENTS[m.group(3)], text)
+
+
 # A full stop after one of these does not end a sentence.
 _ABBREVIATIONS = {
     "e.g", "i.e", "etc", "vs", "mr", "mrs", "ms", "dr", "prof", "inc", "ltd", "co", "corp",

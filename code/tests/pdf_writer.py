@@ -85,6 +85,15 @@ def write_pdf(path: str | Path, pages: list[str]) -> Path:
     return path
 
 
+def write_font_codes_pdf(path: str | Path, line: str) -> Path:
+    """One line of text written as raw font codes, byte for byte, with no line wrapping: the
+    codes below 0x20 reach pypdf as they are, as in an older TeX PDF whose font has no Unicode map."""
+    path = Path(path)
+    literal = _escape(line).replace("\r", "\\r")  # a bare CR in a PDF string reads as a newline
+    _write(path, [f"BT /F1 {_FONT_SIZE} Tf {_MARGIN} {_HEIGHT - _MARGIN} Td ({literal}) Tj ET".encode("latin-1")])
+    return path
+
+
 def write_image_only_pdf(path: str | Path, n_pages: int = 1) -> Path:
     """A PDF whose pages hold only drawn shapes, like a scan: no extractable text."""
     path = Path(path)

@@ -3,7 +3,8 @@
 import pytest
 
 from pdf_loader import SAMPLE_DOC, PDFLoadError, clean_text, load_pdf, load_pdf_pages
-from pdf_writer import write_blank_pdf, write_encrypted_pdf, write_form_pdf, write_image_only_pdf, write_pdf, write_truncated_pdf
+from pdf_writer import (write_blank_pdf, write_encrypted_pdf, write_font_codes_pdf, write_form_pdf, write_image_only_pdf,
+                        write_pdf, write_truncated_pdf)
 
 PAGES = ["Q3 revenue was 4.2M, up 8% YoY.\n\nOperating margin was 21%.", "A Berlin office opened in July."]
 
@@ -123,6 +124,16 @@ def test_list_items_and_numbered_headings_become_their_own_sentences(tmp_path):
     assert split_sentences(text) == ["1. Introduction.", "On your turn you may:",
                                      "- Sail: move up to four spaces.", "- Buy: take one cube.",
                                      "Then play passes to the left."]
+
+
+def test_tex_ligature_and_accent_codes_are_read_as_letters(tmp_path):
+    # An older TeX PDF whose font has no Unicode map gives "speci\x0ced" (the fi ligature's code)
+    # and "E\x13en" (the acute's code); they became spaces: "speci ed", "E en" (an outside tester).
+    line = "The data is speci\x0ced in the \x0cle; it over\x0dows di\x0berently. By Niklas E\x13en and S\x7forensson, x \x15 y."
+    text = " ".join(load_pdf(write_font_codes_pdf(tmp_path / "tex.pdf", line)).split())
+    assert "specified in the file; it overflows differently" in text and "Niklas E\u00e9n and S\u00f6rensson" in text, \
+        f"expected TeX's ligature and accent codes read as letters; got {text!r}"
+    assert "x y." in text, f"a code standing alone (a math symbol, here >=) is no letter and no control character: {text!r}"
 
 
 def test_tex_accents_join_their_letters(tmp_path):
