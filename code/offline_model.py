@@ -11,9 +11,9 @@ THE PROTOCOL: what it reads from the messages (typographic quotes count as plain
 1. The task, from the system message: a yes/no verdict on a claim or statement ("Reply Yes or
    No: is the claim supported?") is verification (asked the other way round, "Is the claim a
    hallucination?" or "Reply Yes if the claim is a hallucination", in the system or the user
-   message, its "Yes" means unsupported, as a real judge reads it); copying the context
-   sentences needed for a question, else "Insufficient Information", is context relevance;
-   anything else is answering.
+   message outside the context, its "Yes" means unsupported, as a real judge reads it);
+   copying the context sentences needed for a question, else "Insufficient Information", is
+   context relevance; anything else is answering.
 2. The context: every line that starts with a chunk id in brackets, `[c0] text` or
    `[report:c3] text` (optionally `[c0]: text`); the lines under it belong to it, up to a blank
    line, a label line (`Question:`, `Claim:`) or a tag line (`</context>`). It may stand in any
@@ -216,7 +216,7 @@ def parse_context(text: str) -> list[tuple[str, str]]:
     return [(cid, _EDGE_TAGS.sub(" ", text).strip()) for cid, text in entries]
 
 
-def _without_context(text: str) -> str:
+def without_context(text: str) -> str:
     """The text with its context entries and fence tags taken out."""
     return "\n".join(_EDGE_TAGS.sub(" ", line) for line, cid in _entries(text) if cid is None)
 
@@ -238,7 +238,7 @@ _FENCE = re.compile(r"<\s*context\s*>.*?<\s*/\s*context\s*>", re.I | re.S)
 
 def parse_question(user: str) -> str:
     """The question, read outside the <context> ... </context> fence: inside it, it is document text."""
-    outside = _without_context(_FENCE.sub("\n", user))
+    outside = without_context(_FENCE.sub("\n", user))
     found = labelled(outside, ("question", "q"))
     if found:
         return found
@@ -252,7 +252,7 @@ _INSTRUCTION = re.compile(r"[?:]$|\byes\b.*\bno\b|^(answer|reply|respond|verify|
 
 def read_claim(prompt: Prompt) -> tuple[str, str]:
     """(claim, context text) of a verification prompt, by rule 4 of the protocol."""
-    outside = _without_context(prompt.user)
+    outside = without_context(prompt.user)
     claim = labelled(outside, ("claim", "statement"))
     loose = re.search(rf"\b{_CLAIM_WORDS}\b[^:\n?]{{0,30}}:[ \t]*(.+?)(?:\n\s*\n|$)", outside, re.I | re.S)
     if claim is None and loose:  # "Here is the claim: ...", "Answer sentence: ...", "Hypothesis: ..."

@@ -28,7 +28,7 @@ import re
 
 from citations import strip_markers
 from offline_embeddings import embed
-from offline_model import Prompt, parse_context, read_claim
+from offline_model import Prompt, parse_context, read_claim, without_context
 from textutils import anchors, clauses, numbers, spelled_out, split_sentences, terms
 
 # A claim whose words the span holds at least this share of is supported (if nothing contradicts).
@@ -155,7 +155,6 @@ def verdict(prompt: Prompt) -> str:
     claim, context = read_claim(prompt)
     claim = strip_markers(claim)  # "[Function]" is text, "[c0]" is not
     supported = bool(claim.strip()) and any(supports(span, claim) for span in spans(context))
-    instructions = prompt.system + "\n" + prompt.user.replace(claim, " ")  # the claim's own words ask nothing
-    for _, text in prompt.context:
-        instructions = instructions.replace(text, " ")
+    # Asked by the prompt, not by the documents ("Is that a contradiction?" in a passage), nor by the claim.
+    instructions = "\n".join(without_context(text) for text in (prompt.system, prompt.user)).replace(claim, " ")
     return "Yes" if supported != bool(_ASKS_IF_UNSUPPORTED.search(instructions)) else "No"

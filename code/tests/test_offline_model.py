@@ -256,6 +256,11 @@ def test_the_judge_reads_all_it_is_shown_and_answers_the_question_asked():
         "the user message asks the inverted question last: Yes means a hallucination"
     plain = "Answer Yes if the claim is supported and holds nothing false, No if it is not supported."
     assert verdict(plain, context + "Claim: Q3 revenue was 4.2M.") == "Yes", "Yes here means supported"
+    # A question in a document asks the judge nothing: "(Or is that a contradiction?)" in a passage
+    # turned every verdict on it around (an outside tester's PARI tutorial, 2026-12-01).
+    for passage in ("[c0] Q3 revenue was 4.2M. Is that a contradiction?", "[c0] Q3 revenue 4.2M.\nIs that false?"):
+        assert verdict(check, f"Context:\n{passage}\n\nClaim: Q3 revenue was 4.2M.") == "Yes", \
+            f"expected the claim supported: the question in {passage!r} is the document's, not the prompt's"
 
 
 @pytest.mark.parametrize("layout", ["Sentence: {claim}\n\n{context}", "{context}\n\nAnswer sentence: {claim}",
