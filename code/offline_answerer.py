@@ -62,6 +62,8 @@ MAX_SENTENCE_WORDS = 80
 ROW_BEFORE, ROW_AFTER = 3, 12
 # Fewer words than this state no fact, whatever they hold: a heading ("Customers."), a label.
 MIN_STATEMENT_WORDS = 3
+# A title-case line longer than this is no heading but a list of names ("Authors: Andrew Makhorin, ...").
+MAX_HEADING_WORDS = 12
 # Words sharing this many first letters count half as one ("registered"/"registrant").
 PREFIX_LETTERS = 6
 
@@ -163,7 +165,8 @@ def _other_period(text: str, question: str) -> bool:
 def carries(kind: str, text: str, question: str, strict: bool = True) -> bool:
     """Does a clause of `text` (a comparison's "than ..." names a reference, not the fact) state
     a fact of the asked kind about what was asked? A heading, or a unit under three words, states none."""
-    heading = is_title_case(text) or _HEADING.fullmatch(text) or len(text.split()) < MIN_STATEMENT_WORDS
+    short = len(text.split())
+    heading = (is_title_case(text) and short <= MAX_HEADING_WORDS) or _HEADING.fullmatch(text) or short < MIN_STATEMENT_WORDS
     return not heading and not _other_period(text, question) and any(
         _states(kind, c, question, strict) for c in clauses(text) if not _COMPARISON.match(c))
 

@@ -230,6 +230,19 @@ def test_a_heading_of_one_word_is_never_the_answer():
     assert "1,250" in reply, f"expected the sentence stating the customer count, not the heading; got {reply!r}"
 
 
+def test_a_long_line_of_names_is_a_fact_not_a_heading():
+    """Capitalised like a title, a line of names is still what "who" asks for: "Who are the authors
+    of this document?" was refused with the authors' line in the first passage (an outside tester's
+    GLPK manual). A heading is short; the book's title line stays no answer."""
+    context = ("[c0] Modeling Language GNU MathProg. Copyright 2003-2020 Free Software Foundation, Inc. Authors: "
+               "Andrew Makhorin <mao@gnu.org>, Heinrich Schuchardt <heinrich@example.org>. "
+               "The Acknowledgements Thank Juan Carlos Borras And Harley Mackenzie.")
+    reply = ask("Who are the authors of this document?", context=context)
+    assert "Andrew Makhorin" in reply, f"expected the line naming the authors; got {reply!r}"
+    assert "Modeling Language" not in ask("What is the modeling language called?", context="[c0] Modeling Language GNU "
+                                          "MathProg.\n[c1] Its files end in .mod."), "a title line is a heading"
+
+
 def test_a_tag_inside_document_text_is_quoted_as_written():
     """A fence tag at an entry's edge is the prompt's; "<b>" inside a passage is the document's,
     and an answer that dropped it would misquote the cited text."""
