@@ -276,16 +276,16 @@ def read_claim(prompt: Prompt) -> tuple[str, str]:
 
 
 def read_prompt(messages: list[dict]) -> Prompt:
-    def text_of(m: dict) -> str:
-        return normalise_quotes(m.get("content") or "")
+    def joined(system: bool) -> str:
+        return "\n".join(m.get("content") or "" for m in messages if (m.get("role") == "system") == system)
 
-    system = "\n".join(text_of(m) for m in messages if m.get("role") == "system")
-    user = "\n".join(text_of(m) for m in messages if m.get("role") != "system")
+    # The rules are read with plain quotes; the context keeps the document's own, so a quote of it is exact.
+    system, user = normalise_quotes(joined(True)), normalise_quotes(joined(False))
     grounded = (_states(_GROUNDED, system, unless=_ABOUT_CITING) or _states(_NO_OUTSIDE, system, negatable=False)) \
         and not _states(_OWN_KNOWLEDGE, system) and not _permits(_GUESSES, system)
     context_is_data = (_states(_UNTRUSTED, system) or bool(_UNTRUSTED_SENTENCE.search(system))) \
         and not _permits(_OBEYS_CONTEXT, system)
-    return Prompt(system, user, parse_context(system + "\n\n" + user), parse_question(user), grounded,
+    return Prompt(system, user, parse_context(joined(True) + "\n\n" + joined(False)), parse_question(user), grounded,
                   _states(_CITES, system), _states(_REFUSES, system), context_is_data)
 
 

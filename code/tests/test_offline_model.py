@@ -243,6 +243,12 @@ def test_a_long_line_of_names_is_a_fact_not_a_heading():
                                           "MathProg.\n[c1] Its files end in .mod."), "a title line is a heading"
 
 
+def test_a_quote_keeps_the_documents_typographic_quotes():
+    """The answer turned "team’s" into "team's" while its citation quoted "team’s" (an outside tester)."""
+    reply = ask("Where is the team's main office?", context="[c0] The team’s “main” office is in Berlin.")
+    assert reply == "The team’s “main” office is in Berlin [c0].", f"expected the sentence as the document writes it; got {reply!r}"
+
+
 def test_a_tag_inside_document_text_is_quoted_as_written():
     """A fence tag at an entry's edge is the prompt's; "<b>" inside a passage is the document's,
     and an answer that dropped it would misquote the cited text."""
