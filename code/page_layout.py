@@ -20,11 +20,16 @@ from config import REPO_ROOT, RAGError
 from textutils import is_title_case
 
 
-def strip_running_lines(pages: list[str], edge: int = 2) -> list[str]:
+def strip_running_lines(pages: list[str], edge: int = 2, printed: list[str] | None = None) -> list[str]:
     """Drop running headers, footers and page numbers: lines within `edge` lines of a page's
     top or bottom that repeat (digits ignored) on at least a third of the pages, and not in the
-    body of those pages (then they are rows of a table or a list). Left in, they glue
-    themselves to sentences and repeat in every chunk."""
+    body of those pages (then they are rows of a table or a list); and, with `printed` (each
+    page's printed number), a page's own number alone on its first or last line, as a chapter's
+    first page prints it. Left in, they glue themselves to sentences ("one of: 41.") and repeat
+    in every chunk."""
+    if printed:
+        shift = _number_shift(pages)
+        pages = [_without_own_number(page, {label, str(n - shift)}) for n, (page, label) in enumerate(zip(pages, printed), 1)]
     if len(pages) < 3:
         return pages
 
@@ -54,6 +59,27 @@ def strip_running_lines(pages: list[str], edge: int = 2) -> list[str]:
                      + [ln for ln in lines[-d:] if key(ln) not in here])
         cleaned.append("\n".join(lines))
     return cleaned
+
+
+def _number_shift(pages: list[str], edge: int = 2) -> int:
+    """How far the printed page numbers run behind the pages' positions (1 when the title page
+    is unnumbered): the difference that a number on a page's edge lines shows most often, if on
+    at least a third of the pages; else 0."""
+    shifts: dict[int, int] = {}
+    for n, page in enumerate(pages, start=1):
+        lines = [ln for ln in page.split("\n") if ln.strip()]
+        for shift in {n - int(d) for ln in lines[:edge] + lines[-edge:] for d in re.findall(r"\b\d{1,4}\b", ln)}:
+            shifts[shift] = shifts.get(shift, 0) + 1
+    best = max(shifts, key=shifts.get, default=0)
+    return best if shifts.get(best, 0) >= max(3, len(pages) / 3) else 0
+
+
+def _without_own_number(page: str, numbers: set[str]) -> str:
+    lines = page.rstrip("\n").split("\n")
+    for end in (-1, 0):
+        if len(lines) > 1 and lines[end].strip() in numbers:
+            lines.pop(end)
+    return "\n".join(lines)
 
 
 _LIST_ITEM = re.compile(r"^\s*(?:[-*\u2022\u2013]|\(?[0-9a-z]{1,2}[.)])\s+\S")

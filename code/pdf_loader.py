@@ -208,7 +208,7 @@ def read_pdf(path: str | Path, max_mb: float | None = None, on_page=None) -> tup
                            f"re-download it or repair it (e.g. `qpdf in.pdf out.pdf`)") from None
     if not pages:
         raise PDFLoadError(f"{path}: the PDF has no pages; export the document again")
-    pages = [mark_headings(page) for page in strip_running_lines(pages)]
+    pages = [mark_headings(page) for page in strip_running_lines(pages, printed=labels)]
     _judge(path, pages, damaged, reader)
     return pages, labels
 

@@ -136,6 +136,21 @@ def test_tex_ligature_and_accent_codes_are_read_as_letters(tmp_path):
     assert "x y." in text, f"a code standing alone (a math symbol, here >=) is no letter and no control character: {text!r}"
 
 
+def test_a_chapter_pages_lone_number_is_dropped(tmp_path):
+    """A chapter's first page prints its number alone at the bottom, where no running header is:
+    it glued itself to the last sentence ("Where options can be one of: 41.", an outside tester's
+    gputils manual, whose title page is unnumbered, so page 42 prints 41)."""
+    body = "The linker reads objects and writes an executable file for the target device."
+    pages = ["Linker Manual\n\nA guide for everyone."]
+    pages += [f"CHAPTER 1. BASICS {n - 1}\n\n{body}" for n in range(2, 5)]
+    pages += ["Chapter 2\n\nRunning the linker\n\nThe general syntax is shown below.\n\nWhere options can be one of:\n\n4"]
+    pages += [f"CHAPTER 2. RUNNING {n - 1}\n\n{body}" for n in range(6, 9)]
+    text = load_pdf_pages(write_pdf(tmp_path / "manual.pdf", pages))[4]
+    assert text.rstrip().endswith("Where options can be one of:"), f"expected the page's own number (4) dropped; got {text!r}"
+    kept = load_pdf_pages(write_pdf(tmp_path / "count.pdf", ["Items counted:\n\n7", "More text.", "The end."]))[0]
+    assert kept.split()[-1].rstrip(".") == "7", f"a number that is not the page's own stays: {kept!r}"
+
+
 def test_tex_accents_join_their_letters(tmp_path):
     # TeX sets an accent as its own glyph before the letter: the text layer reads "Z¨urich".
     text = "Printed in Z\u00a8urich by Birkh\u00a8auser; it is caf\u00b4e-sized, as in probl`eme. Run `echo' here."
