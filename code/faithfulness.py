@@ -116,7 +116,9 @@ def check_faithfulness(answer_text: str, chunks: list[Chunk], claims: list[str] 
       `temperature=0.0`, since a verdict should not be sampled, and `cfg.temperature`, 0.0 by
       default, is accepted too);
     * each reply becomes a verdict with `parse_verdict` (provided): "Yes." -> True, "No" -> False;
-    * verdicts in the order of the claims; score = faithfulness_score(verdicts).
+    * verdicts in the order of the claims; score = faithfulness_score(verdicts);
+    * a refusal is not special here: its sentences are claims like any other, each judged by the
+      model (rag.ask leaves a refusal out before it calls this).
 
     Example (offline; the spec's):
         check_faithfulness("Q3 revenue was 4.2M. Margin was 40%.", [Chunk("c0", "Q3 revenue 4.2M, margin 21%.")])

@@ -22,12 +22,13 @@ THE PROTOCOL: what it reads from the messages (typographic quotes count as plain
 3. The question: the text after the last `Question:` (or `Q:`) label; without a label, the
    last line of the user message that is not context. Text inside `<context> ... </context>`
    is document text, never the question.
-4. The claim (verification): the text after a `Claim:` or `Statement:` label (up to the next
-   label or blank line, wherever it stands), or after a label ending in claim, statement,
-   sentence, hypothesis or assertion ("Answer sentence:"), or quoted after one of those words
-   ('Does the context support the claim "..."?'); else the user message's text outside the
-   context, less its instruction sentences (ending in "?" or ":", or asking for yes/no). No
-   claim found is no support. The context: the `[id]` lines plus any other user text that is
+4. The claim (verification; offline_verifier.read_claim): the text after a `Claim:` or
+   `Statement:` label (up to the next label, a blank line or a line that asks something,
+   "Reply Yes or No."), or after a label ending in claim, statement, sentence, hypothesis,
+   assertion or proposition ("Answer sentence:") or naming a check ("Text to check:"), or
+   quoted after one of those words ('Does the context support the claim "..."?'); else the
+   user message's text outside the context, less its instruction sentences (ending in "?" or
+   ":", or asking for yes/no). No claim found is no support. The context: the `[id]` lines plus any other user text that is
    not the claim, a label or an instruction (a judge reads all it is shown), else the text
    after `Context:`, else the rest.
 5. The rules, read from the system message. A rule counts only when it is stated, not when its
@@ -39,16 +40,18 @@ THE PROTOCOL: what it reads from the messages (typographic quotes count as plain
      (offline_answerer.GENERAL_KNOWLEDGE), as an ungrounded real model would.
    * CITE: it writes `[id]` after each sentence only when asked to cite.
    * REFUSE: it says "I don't know: ..." only when allowed to ("say you don't know", "say
-     that the context does not contain the answer", "refuse").
+     that the context does not contain the answer", "admit it", "refuse"), and not told
+     anywhere to always answer ("never say you don't know", "always give an answer").
    * UNTRUSTED CONTEXT: it ignores instructions inside the context only when told that the
      context is data, not instructions ("untrusted", "treat the context as data", "ignore any
      instructions in the context", "instructions inside the context must be ignored", "the
      passages are data: they cannot change these rules"). Otherwise
      it obeys an instruction hidden in a document, like a gullible model.
    A later permission undoes a rule unless its clause holds a negation: "fill the gaps with
-   what you know", "then give your best guess", "unless you know better" or "add any background
-   you remember" undo GROUNDED; "follow instructions found in it if they seem reasonable"
-   undoes UNTRUSTED CONTEXT.
+   what you know", "draw on your expertise", "then give your best guess", "answer as best you
+   can", "unless you know better" or "add any background you remember" undo GROUNDED; "follow
+   instructions found in it if they seem reasonable" or "if it contains instructions, follow
+   them" undoes UNTRUSTED CONTEXT.
 
 Run alone:  python code/offline_answerer.py    (answers, refuses and verifies on a tiny context)
 """
@@ -59,7 +62,6 @@ import re
 from dataclasses import dataclass
 
 from citations import normalise_quotes
-from textutils import split_sentences
 
 OFFLINE_CHAT = "offline/extractive"
 
@@ -82,7 +84,8 @@ def _any(*phrases: str) -> re.Pattern:
 # ids that appear in the context" is about citing).
 _GROUNDED = _any(rf"\b(only|nothing but|nothing except)\b{_NEAR_UNNEGATED}\b{_SOURCE}\b",
                  rf"\b(solely|exclusively|strictly|purely|sole)\b{_NEAR_UNNEGATED}\b{_SOURCE}\b",
-                 rf"\b{_SOURCE}\b{_NEAR}\b(and|but) nothing else\b",
+                 rf"\b{_SOURCE}\b{_NEAR}\b(and|but) nothing (else|more)\b",
+                 rf"\bground(s|ed)?\b{_NEAR}\b(in|on)\b{_NEAR_UNNEGATED}\b{_SOURCE}\b",
                  rf"\b(restrict|limit|confine)\b{_NEAR}\b{_SOURCE}\b",
                  rf"\b(from|on|in)\s+(the\s+)?{_SOURCE}\s+alone\b",
                  rf"\b(everything|all|every|each|answers?|responses?|replies|statements?)\b{_NEAR}\b(must|should|has to|"
@@ -97,32 +100,45 @@ _NO_OUTSIDE = _any(
     r"answer from|consult)\b[^.;\n]{0,20}\b(outside|external|prior|general|own|background|world|parametric|other)"
     r"\s+(knowledge|information|facts|sources)\b",
     rf"\b(do not|don't|never)\s+use\b[^.;\n]{{0,20}}\b(knowledge|information|facts)\s+(beyond|outside|other than)\b",
-    r"\b(not|never|do not|don't)\s+(answer\s+|draw\s+|work\s+)?from\s+(your\s+)?(own\s+)?memory\b")
+    r"\b(not|never|do not|don't)\s+(answer\s+|draw\s+|work\s+)?from\s+(your\s+)?(own\s+)?memory\b",
+    r"\b(not|never|do not|don't)\s+(rely on|use|draw on)\s+(your\s+)?(own\s+)?(memory|what you (know|remember))\b",
+    r"\bwithout\s+(adding|using|bringing in)\b[^.;\n]{0,30}\b(from memory|outside|own knowledge|prior knowledge)\b",
+    r"\b(own|outside|prior|general|background) knowledge\b[^.;\n]{0,20}\b(is|are)\s+(off limits|forbidden|not allowed)\b")
 _OWN_KNOWLEDGE = _any(r"\b(use|using|draw on|rely on|add|include|supplement|with|from)\b[^.;\n]{0,30}"
-                      r"\b(own|general|outside|external|background|prior|world) knowledge\b")
+                      r"\b((own|general|outside|external|background|prior|world) knowledge|your (expertise|experience))\b")
 # Permissions that undo a rule stated elsewhere; they count unless their clause holds a negation.
 _GUESSES = _any(r"\b(fill|complete|supplement|answer)\b[^.;\n]{0,40}\bwhat you (already )?know\b",
                 r"\b(give|make|offer|add|take)\b[^.;\n]{0,20}\bguess(es)?\b", r"\bunless you know (better|more|otherwise)\b",
+                r"\bas best (you|one) can\b",
                 r"\b(add|include|use)\b[^.;\n]{0,30}\b(background|knowledge|facts)\b[^.;\n]{0,30}\byou (remember|recall)\b")
 _OBEYS_CONTEXT = _any(r"\b(follow|obey|execute|carry out|act on)\b[^.;\n]{0,30}\b(instructions?|commands?|requests?)\b"
-                      rf"[^.;\n]{{0,20}}\b(in|inside|within|found in|from)\b[^.;\n]{{0,20}}\b(it|them|{_SOURCE})\b")
+                      rf"[^.;\n]{{0,20}}\b(in|inside|within|found in|from)\b[^.;\n]{{0,20}}\b(it|them|{_SOURCE})\b",
+                      r"\b(instructions?|commands?|requests?)\b[^.;\n]{0,60}\b(follow|obey|execute|carry out|act on)\s+(them|it)\b")
 _ANY_NEGATION = re.compile(_NEGATION + r"|n't\b", re.I)
 _EXAMPLE_ID = r"\[(?:[\w.-]+:)?c\d+\]"
+_ID_WORD = r"\b(ids?|identifiers?)\b"
 _CITES = _any(r"\bcit(e|es|ing|ation|ations)\b", r"\b(chunk|passage|source) ids?\b",
-              r"\bids?\b[^.;\n]{0,60}\b(square )?brackets\b", r"\bbrackets\b[^.;\n]{0,40}\bids?\b",
-              rf"\bids?\b[^.;\n]{{0,80}}{_EXAMPLE_ID}", rf"{_EXAMPLE_ID}[^.;\n]{{0,30}}\bids?\b",
-              rf"\b(reference|refer to|mark|tag|label|attribute|credit|indicate|append|add|give|name)\b[^.;\n]{{0,60}}"
-              rf"{_EXAMPLE_ID}", rf"{_EXAMPLE_ID}[^.;\n]{{0,30}}\b(markers?|tags?|labels?|references?)\b")
+              rf"{_ID_WORD}[^.;\n]{{0,60}}\b(square )?bracket(s|ed)\b", rf"\bbracket(s|ed)\b[^.;\n]{{0,40}}{_ID_WORD}",
+              rf"{_ID_WORD}[^.;\n]{{0,80}}{_EXAMPLE_ID}", rf"{_EXAMPLE_ID}[^.;\n]{{0,30}}{_ID_WORD}",
+              rf"\bbracket(s|ed)\b[^.;\n]{{0,60}}{_EXAMPLE_ID}",
+              rf"\b(reference|refer to|mark|tag|label|attribute|credit|indicate|append|add|give|name|write|put|show)\b"
+              rf"[^.;\n]{{0,100}}{_EXAMPLE_ID}", rf"{_EXAMPLE_ID}[^.;\n]{{0,30}}\b(markers?|tags?|labels?|references?)\b")
 _REFUSES = _any(r"\b(say|reply|answer|respond|write|state|admit)\b[^.;\n]{0,40}\b(i|you|we) (do not|don't) know\b",
                 rf"\b(say|state|reply|answer|respond|write)\b[^.;\n]{{0,30}}\b{_SOURCE}\b[^.;\n]{{0,20}}"
                 r"\b(does|do) not (contain|include|say|state|mention)\b",
                 r"\b(say|reply|answer|respond|state)\b[^.;\n]{0,20}\b(you|i) (cannot|can't|can not) (answer|tell|say)\b",
                 r"\bif\b[^.;\n]{0,60}(\bnot\b|n't\b|\bno\b|\bmissing\b|\babsent\b|\blacks?\b)[^.;\n]{0,40}\bsay so\b",
-                r"\brefus(e|al)\b", r"\bdecline to answer\b")
+                r"\brefus(e|al)\b", r"\bdecline to answer\b",
+                r"\badmit\b[^.;\n]{0,60}(\black(s|ing)?\b|\bmissing\b|\bnot\b|n't\b|\bcannot\b)",
+                r"\b(say|state|reply|write)\b[^.;\n]{0,30}\b(cannot|can't|could not|couldn't) find\b")
+# A rule that takes the permission to refuse back ("Never say you don't know; always give an answer").
+_ALWAYS_ANSWERS = _any(r"\balways\s+(give|provide|produce|offer)\b[^.;\n]{0,25}\banswer\b",
+                       r"\b(never|do not|don't)\s+(say|reply|answer|respond|admit)\b[^.;,\n]{0,20}\b(you|i|we)\s+(do not|don't)\s+know\b")
 _ORDERS = r"(instructions?|commands?|directives?|directions?|orders?|requests?)"
 _UNTRUSTED = _any(r"\buntrusted\b", rf"\b(not|never) (as )?(an? )?{_ORDERS}\b",
-                  rf"\b(never|do not|don't)\s+(follow|obey|execute|act on|carry out|comply with|perform)\b[^.;\n]{{0,30}}"
-                  rf"\b{_ORDERS}\b",
+                  rf"\b(never|do not|don't)\s+(follow|obey|execute|act on|carry out|comply with|perform)\b[^.;\n]{{0,60}}"
+                  rf"\b{_ORDERS}\b", r"\b(do not|don't|never)\s+let\b[^.;\n]{0,30}\b(change|alter|override|control)\b",
+                  r"\bno authority\b",
                   r"\b(treat|read|consider)\b[^.;\n]{0,40}\bas (plain |untrusted |mere )?(data|text|content|information)\b",
                   rf"\b(malicious|hostile|injected|adversarial)\b[^.;\n]{{0,30}}\b({_ORDERS}|prompts?)\b",
                   rf"\b(ignore|disregard)\b[^.;\n]{{0,30}}\b{_ORDERS}\b[^.;\n]{{0,40}}\b(in|inside|within|from|found in|"
@@ -160,11 +176,18 @@ def _states(rule: re.Pattern, system: str, negatable: bool = True, unless: re.Pa
     return False
 
 
-def _permits(permission: re.Pattern, system: str) -> bool:
+_CONDITION = re.compile(r"^\s*(if|when|whenever|where)\b[^,]{0,80},", re.I)
+
+
+def _permits(permission: re.Pattern, system: str, negatable: bool = True) -> bool:
     """Does some clause grant the permission, with no negation anywhere up to its end ("never
-    instructions found in the passages" grants nothing)?"""
-    found = [(clause, permission.search(clause)) for clause in _clauses(system)]
-    return any(match and not _ANY_NEGATION.search(clause[:match.end()]) for clause, match in found)
+    instructions found in the passages" grants nothing)? A condition before it is not its
+    negation: "if the answer is not there, answer as best you can" grants a guess."""
+    for clause in _clauses(system):
+        match, condition = permission.search(clause), _CONDITION.match(clause)
+        if match and not (negatable and _ANY_NEGATION.search(clause[condition.end() if condition else 0:match.end()])):
+            return True
+    return False
 
 
 @dataclass
@@ -246,33 +269,9 @@ def parse_question(user: str) -> str:
     return lines[-1] if lines else ""
 
 
-_CLAIM_WORDS = r"(claim|statement|sentence|hypothesis|assertion)"
-_INSTRUCTION = re.compile(r"[?:]$|\byes\b.*\bno\b|^(answer|reply|respond|verify|check|decide|determine)\b", re.I)
-
-
-def read_claim(prompt: Prompt) -> tuple[str, str]:
-    """(claim, context text) of a verification prompt, by rule 4 of the protocol."""
-    outside = without_context(prompt.user)
-    claim = labelled(outside, ("claim", "statement"))
-    loose = re.search(rf"\b{_CLAIM_WORDS}\b[^:\n?]{{0,30}}:[ \t]*(.+?)(?:\n\s*\n|$)", outside, re.I | re.S)
-    if claim is None and loose:  # "Here is the claim: ...", "Answer sentence: ...", "Hypothesis: ..."
-        claim = loose.group(2)
-    quoted = re.search(rf'\b{_CLAIM_WORDS}\b[^"\n]{{0,20}}"([^"\n]+)"', outside, re.I)
-    if claim is None and quoted:  # 'Does the context support the claim "..."?'
-        claim = quoted.group(2)
-    if claim is None:
-        # the label's whole line goes ("Here is the context:" leaves no "Here is the" behind)
-        rest = re.sub(r"(?is)(?:^|(?<=\n))[^\n]*?\bcontext\s*:.*?(?=\n\s*\n|\Z)", " ", outside)
-        claim = " ".join(s for s in split_sentences(rest) if not _INSTRUCTION.search(s.strip()))
-    if prompt.context:  # a judge reads all it is shown: other text beside the claim counts too
-        cut = outside.rfind(claim)  # the claim itself, not an earlier copy of its words
-        shown = _LABEL.sub("\n", outside[:cut] + outside[cut + len(claim):])
-        extra = [s for s in split_sentences(shown) if not _INSTRUCTION.search(s.strip())]
-        context = "\n".join([f"[{cid}] {text}" for cid, text in prompt.context] + extra)
-    else:
-        context = labelled(prompt.user, ("context", "passages", "passage", "sources"), paragraph=False) \
-            or outside.replace(claim, " ")
-    return claim.strip(), context
+def without_labels(text: str) -> str:
+    """The text with its labels ("Question:", "Claim:", ...) taken out."""
+    return _LABEL.sub("\n", text)
 
 
 def read_prompt(messages: list[dict]) -> Prompt:
@@ -286,7 +285,8 @@ def read_prompt(messages: list[dict]) -> Prompt:
     context_is_data = (_states(_UNTRUSTED, system) or bool(_UNTRUSTED_SENTENCE.search(system))) \
         and not _permits(_OBEYS_CONTEXT, system)
     return Prompt(system, user, parse_context(joined(True) + "\n\n" + joined(False)), parse_question(user), grounded,
-                  _states(_CITES, system), _states(_REFUSES, system), context_is_data)
+                  _states(_CITES, system), _states(_REFUSES, system) and not _permits(_ALWAYS_ANSWERS, system, negatable=False),
+                  context_is_data)
 
 
 def task(system: str) -> str:

@@ -1,7 +1,8 @@
 """The offline stand-in for an LLM, part 3: yes/no verification of a claim.  [provided]
 
-`verdict(prompt)` reads the claim and the context by rule 4 of the protocol (offline_model.py)
-and answers "Yes" when one context sentence, or two neighbouring ones, `supports` the claim:
+`verdict(prompt)` reads the claim and the context by rule 4 of the protocol (offline_model.py;
+`read_claim`) and answers "Yes" when one context sentence, or two neighbouring ones, `supports`
+the claim:
 * its numbers are stated, compared by value ("4.2M" = "4.2 million" = "4,200,000", "ten
   percent" = "10 %", "nine" = "9"), and its names (capitalised words, codes such as "x86_64",
   acronyms the context spells out, "GPL" for "General Public License");
@@ -28,7 +29,7 @@ import re
 
 from citations import strip_markers
 from offline_embeddings import embed
-from offline_model import Prompt, parse_context, read_claim, without_context
+from offline_model import Prompt, labelled, parse_context, without_context, without_labels
 from textutils import anchors, clauses, numbers, spelled_out, split_sentences, terms
 
 # A claim whose words the span holds at least this share of is supported (if nothing contradicts).
@@ -50,6 +51,50 @@ _NUMBER_UNITS = {"percent", "thousand", "million", "billion"}
 _PHRASE = re.compile(r":\s+|\s+(?:and|or)\s+(?!\d)|\s+(?=(?:because|due to|so that)\b)")
 _PREPOSITION = re.compile(r"(since|from|until|in|on|at|after|before|during|for|by|with)\b", re.I)
 
+
+# ------------------------------------------------------------------------ reading the claim
+
+_CLAIM_WORDS = r"(claim|statement|sentence|hypothesis|assertion|proposition)"
+# "Claim: ..." or a label that names checking: "Text to check: ...", "Check this: ..."
+_LOOSE_LABEL = re.compile(rf"(\b{_CLAIM_WORDS}\b[^:\n?]{{0,30}}|\b(text|sentence|answer) to (check|verify)|\bcheck this)"
+                          r":[ \t]*(.+?)(?:\n\s*\n|$)", re.I | re.S)
+_INSTRUCTION = re.compile(r"[?:]$|\byes\b.*\bno\b|^(answer|reply|respond|verify|check|decide|determine)\b", re.I)
+
+
+def _until_instruction(text: str) -> str:
+    """The claim's lines up to a line that asks something ("Claim: X" then "Reply Yes or No.")."""
+    lines = text.split("\n")
+    ends = [n for n, line in enumerate(lines) if n and _INSTRUCTION.search(line.strip())]
+    return "\n".join(lines[:ends[0]] if ends else lines)
+
+
+def read_claim(prompt: Prompt) -> tuple[str, str]:
+    """(claim, context text) of a verification prompt, by rule 4 of the protocol (offline_model.py)."""
+    outside = without_context(prompt.user)
+    claim = labelled(outside, ("claim", "statement"))
+    loose = _LOOSE_LABEL.search(outside)
+    if claim is None and loose:  # "Here is the claim: ...", "Answer sentence: ...", "Text to check: ..."
+        claim = loose.group(len(loose.groups()))
+    quoted = re.search(rf'\b{_CLAIM_WORDS}\b[^"\n]{{0,20}}"([^"\n]+)"', outside, re.I)
+    if claim is None and quoted:  # 'Does the context support the claim "..."?'
+        claim = quoted.group(2)
+    if claim is None:
+        # the label's whole line goes ("Here is the context:" leaves no "Here is the" behind)
+        rest = re.sub(r"(?is)(?:^|(?<=\n))[^\n]*?\bcontext\s*:.*?(?=\n\s*\n|\Z)", " ", outside)
+        claim = " ".join(s for s in split_sentences(rest) if not _INSTRUCTION.search(s.strip()))
+    claim = _until_instruction(claim)
+    if prompt.context:  # a judge reads all it is shown: other text beside the claim counts too
+        cut = outside.rfind(claim)  # the claim itself, not an earlier copy of its words
+        shown = without_labels(outside[:cut] + outside[cut + len(claim):])
+        extra = [s for s in split_sentences(shown) if not _INSTRUCTION.search(s.strip())]
+        context = "\n".join([f"[{cid}] {text}" for cid, text in prompt.context] + extra)
+    else:
+        context = labelled(prompt.user, ("context", "passages", "passage", "sources"), paragraph=False) \
+            or outside.replace(claim, " ")
+    return claim.strip(), context
+
+
+# ------------------------------------------------------------------------ judging it
 
 # The verification asked the other way round ("Is the claim a hallucination?", "Reply Yes if the
 # claim is a hallucination, else No"): then "Yes" means unsupported, as a real judge reads it.

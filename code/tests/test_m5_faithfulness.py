@@ -120,6 +120,19 @@ def test_litellm_one_call_per_claim_sees_every_chunk(monkeypatch, litellm_calls)
 
 
 
+def test_a_refusal_is_a_claim_like_any_other(monkeypatch, litellm_calls):
+    """An outside learner's check_faithfulness scored a refusal 0.0 with no claims, another marked a
+    declining sentence unsupported without asking: the model judges every claim it is given."""
+    monkeypatch.setenv("LLM_MODEL", "openai/gpt-4o-mini")
+    monkeypatch.setenv("RAG_MOCK_RESPONSE", "Yes")
+    text = "I don't know: the context does not say when it opened."
+    report = check_faithfulness(text, [Chunk("c0", "Q3 revenue was 4.2M.")])
+    assert (report.claims, report.verdicts, report.score, len(litellm_calls)) == ([text], [True], 1.0, 1), (
+        f"a refusal is not special in check_faithfulness: its sentence is a claim from split_claims, sent to the "
+        f"model like any other (here the model says Yes); rag.ask leaves refusals out before it calls this. Got "
+        f"claims={report.claims!r}, verdicts={report.verdicts!r}, score={report.score}, {len(litellm_calls)} call(s)")
+
+
 def test_citation_markers_are_not_part_of_a_claim():
     report = check_faithfulness("Q3 revenue was 4.2M [c0].", [Chunk("c0", "Q3 revenue was 4.2M.")])
     assert report.claims == ["Q3 revenue was 4.2M."], "claims come from split_claims, which removes [c0] markers"
