@@ -64,8 +64,7 @@ ROW_BEFORE, ROW_AFTER = 3, 12
 MIN_STATEMENT_WORDS = 3
 # A title-case line longer than this is no heading but a list of names ("Authors: Andrew Makhorin, ...").
 MAX_HEADING_WORDS = 12
-# Words sharing this many first letters count half as one ("registered"/"registrant").
-PREFIX_LETTERS = 6
+PREFIX_LETTERS = 6  # words sharing this many first letters count half as one ("registered"/"registrant")
 
 _INJECTION = re.compile(r"\b(ignore|disregard|forget)\b[^.]{0,40}\b(instructions?|prompts?|rules)\b"
                         r"|\byou are now\b|\bsystem prompt\b", re.I)
@@ -165,8 +164,8 @@ def _other_period(text: str, question: str) -> bool:
 def carries(kind: str, text: str, question: str, strict: bool = True) -> bool:
     """Does a clause of `text` (a comparison's "than ..." names a reference, not the fact) state
     a fact of the asked kind about what was asked? A heading, or a unit under three words, states none."""
-    short = len(text.split())
-    heading = (is_title_case(text) and short <= MAX_HEADING_WORDS) or _HEADING.fullmatch(text) or short < MIN_STATEMENT_WORDS
+    words = len(text.split())
+    heading = is_title_case(text) and words <= MAX_HEADING_WORDS or _HEADING.fullmatch(text) or words < MIN_STATEMENT_WORDS
     return not heading and not _other_period(text, question) and any(
         _states(kind, c, question, strict) for c in clauses(text) if not _COMPARISON.match(c))
 
