@@ -44,8 +44,9 @@ def test_answerable_question_cites_the_right_chunk():
 def test_off_document_question_refuses_without_citations():
     result = answer("Who is the CEO of Apple?", CHUNKS)
     assert is_refusal(result.text), (
-        f"an off-document question gets a refusal (\"I don't know ...\"); got {result.text!r}. A model "
-        f"that answers from memory means the prompt does not restrict it to the context (M3)")
+        f"an off-document question gets a refusal (\"I don't know ...\"); got {result.text!r}. A reply from "
+        f"memory means the prompt does not restrict the model to the context; a sentence of the context means "
+        f"it does not let the model say it doesn't know (M3: both rules are needed)")
     assert result.citations == [] and result.refused, "a refusal cites nothing"
 
 
