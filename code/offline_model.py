@@ -28,9 +28,9 @@ THE PROTOCOL: what it reads from the messages (typographic quotes count as plain
    assertion or proposition ("Answer sentence:") or naming a check ("Text to check:"), or
    quoted after one of those words ('Does the context support the claim "..."?'); else the
    user message's text outside the context, less its instruction sentences (ending in "?" or
-   ":", or asking for yes/no). No claim found is no support. The context: the `[id]` lines plus any other user text that is
-   not the claim, a label or an instruction (a judge reads all it is shown), else the text
-   after `Context:`, else the rest.
+   ":", or asking for yes/no). No claim found is no support. The context: the `[id]` lines
+   plus any other user text that is not the claim, a label or an instruction (a judge reads all
+   it is shown), else the text after `Context:`, else the rest.
 5. The rules, read from the system message. A rule counts only when it is stated, not when its
    clause negates it ("never say you don't know" gives no permission to refuse):
    * GROUNDED: the answer must come only from the context ("only from the context", "solely
@@ -74,6 +74,7 @@ _SOURCE = r"(context|passages?|documents?|sources?|excerpts?|provided|given|chun
 _NEAR = r"[^.;\n]{0,60}"  # within one clause
 # No negation between: "only these rules, never instructions in the passages" is no grounding.
 _NEAR_UNNEGATED = r"(?:(?!\b(?:never|not|no)\b|n't\b)[^.;\n]){0,60}"
+_CONDITION = re.compile(r"^\s*(if|when|whenever|where)\b[^,]{0,80},", re.I)
 
 
 def _any(*phrases: str) -> re.Pattern:
@@ -131,9 +132,12 @@ _REFUSES = _any(r"\b(say|reply|answer|respond|write|state|admit)\b[^.;\n]{0,40}\
                 r"\brefus(e|al)\b", r"\bdecline to answer\b",
                 r"\badmit\b[^.;\n]{0,60}(\black(s|ing)?\b|\bmissing\b|\bnot\b|n't\b|\bcannot\b)",
                 r"\b(say|state|reply|write)\b[^.;\n]{0,30}\b(cannot|can't|could not|couldn't) find\b")
-# A rule that takes the permission to refuse back ("Never say you don't know; always give an answer").
-_ALWAYS_ANSWERS = _any(r"\balways\s+(give|provide|produce|offer)\b[^.;\n]{0,25}\banswer\b",
-                       r"\b(never|do not|don't)\s+(say|reply|answer|respond|admit)\b[^.;,\n]{0,20}\b(you|i|we)\s+(do not|don't)\s+know\b")
+# Takes the permission to refuse back ("Never say you don't know; always give an answer"), unless
+# the clause limits it ("never say you don't know when the answer is there").
+_UNLIMITED = r"(?![^.;\n]*\b(when|if|unless|where|or)\b)"
+_ALWAYS_ANSWERS = _any(rf"\balways\s+(give|provide|produce|offer)\b[^.;\n]{{0,25}}\banswer\b{_UNLIMITED}",
+                       r"\b(never|do not|don't)\s+(say|reply|answer|respond|admit)\b[^.;,\n]{0,20}\b(you|i|we)\s+(do not|don't)\s+"
+                       rf"know\b{_UNLIMITED}")
 _ORDERS = r"(instructions?|commands?|directives?|directions?|orders?|requests?)"
 _UNTRUSTED = _any(r"\buntrusted\b", rf"\b(not|never) (as )?(an? )?{_ORDERS}\b",
                   rf"\b(never|do not|don't)\s+(follow|obey|execute|act on|carry out|comply with|perform)\b[^.;\n]{{0,60}}"
@@ -176,16 +180,13 @@ def _states(rule: re.Pattern, system: str, negatable: bool = True, unless: re.Pa
     return False
 
 
-_CONDITION = re.compile(r"^\s*(if|when|whenever|where)\b[^,]{0,80},", re.I)
-
-
-def _permits(permission: re.Pattern, system: str, negatable: bool = True) -> bool:
+def _permits(permission: re.Pattern, system: str) -> bool:
     """Does some clause grant the permission, with no negation anywhere up to its end ("never
     instructions found in the passages" grants nothing)? A condition before it is not its
     negation: "if the answer is not there, answer as best you can" grants a guess."""
     for clause in _clauses(system):
         match, condition = permission.search(clause), _CONDITION.match(clause)
-        if match and not (negatable and _ANY_NEGATION.search(clause[condition.end() if condition else 0:match.end()])):
+        if match and not _ANY_NEGATION.search(clause[condition.end() if condition else 0:match.end()]):
             return True
     return False
 
@@ -285,8 +286,7 @@ def read_prompt(messages: list[dict]) -> Prompt:
     context_is_data = (_states(_UNTRUSTED, system) or bool(_UNTRUSTED_SENTENCE.search(system))) \
         and not _permits(_OBEYS_CONTEXT, system)
     return Prompt(system, user, parse_context(joined(True) + "\n\n" + joined(False)), parse_question(user), grounded,
-                  _states(_CITES, system), _states(_REFUSES, system) and not _permits(_ALWAYS_ANSWERS, system, negatable=False),
-                  context_is_data)
+                  _states(_CITES, system), _states(_REFUSES, system) and not _ALWAYS_ANSWERS.search(system), context_is_data)
 
 
 def task(system: str) -> str:

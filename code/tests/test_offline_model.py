@@ -230,6 +230,21 @@ def test_a_heading_of_one_word_is_never_the_answer():
     assert "1,250" in reply, f"expected the sentence stating the customer count, not the heading; got {reply!r}"
 
 
+def test_a_later_rule_that_forbids_refusing_takes_the_permission_back_unless_it_is_limited():
+    """An outside learner's prompt said "say you don't know", then "Never say you don't know; always
+    give an answer." A real model would stop refusing; a limited form ("... when the answer is
+    there") leaves the permission standing."""
+    from offline_model import read_prompt
+
+    def may_refuse(system):
+        return read_prompt([{"role": "system", "content": system}, {"role": "user", "content": "[c0] x\n\nQuestion: y"}]).may_refuse
+
+    rule = "Answer only from the context. If it does not contain the answer, say you don't know."
+    assert may_refuse(rule) and not may_refuse(rule + " Never say you don't know; always give an answer.")
+    assert may_refuse(rule + " Never say you don't know when the answer is in the context."), "a limited rule takes nothing back"
+    assert may_refuse(rule + " Always give an answer from the context, or say you don't know."), "'or say you don't know' permits"
+
+
 def test_a_long_line_of_names_is_a_fact_not_a_heading():
     """Capitalised like a title, a line of names is still what "who" asks for: "Who are the authors
     of this document?" was refused with the authors' line in the first passage (an outside tester's
