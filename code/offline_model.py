@@ -104,13 +104,15 @@ _NO_OUTSIDE = _any(
     r"\b(not|never|do not|don't)\s+(answer\s+|draw\s+|work\s+)?from\s+(your\s+)?(own\s+)?memory\b",
     r"\b(not|never|do not|don't)\s+(rely on|use|draw on)\s+(your\s+)?(own\s+)?(memory|what you (know|remember))\b",
     r"\bwithout\s+(adding|using|bringing in)\b[^.;\n]{0,30}\b(from memory|outside|own knowledge|prior knowledge)\b",
-    r"\b(own|outside|prior|general|background) knowledge\b[^.;\n]{0,20}\b(is|are)\s+(off limits|forbidden|not allowed)\b")
-_OWN_KNOWLEDGE = _any(r"\b(use|using|draw on|rely on|add|include|supplement|with|from)\b[^.;\n]{0,30}"
+    r"\b(own|outside|prior|general|background) knowledge\b[^.;\n]{0,20}\b(is|are)\s+(off limits|forbidden|not allowed)\b",
+    r"\b(and|but|with|using)\s+(no|not)\s+(your\s+)?(own|prior|outside|external|general|background|world)\s+knowledge\b")
+_OWN_KNOWLEDGE = _any(r"\b(use|using|draw on|rely on|add|include|supplement|with|from)\b(?:(?!\b(?:no|not|never)\b)[^.;\n]){0,30}"
                       r"\b((own|general|outside|external|background|prior|world) knowledge|your (expertise|experience))\b")
 # Permissions that undo a rule stated elsewhere; they count unless their clause holds a negation.
 _GUESSES = _any(r"\b(fill|complete|supplement|answer)\b[^.;\n]{0,40}\bwhat you (already )?know\b",
                 r"\b(give|make|offer|add|take)\b[^.;\n]{0,20}\bguess(es)?\b", r"\bunless you know (better|more|otherwise)\b",
-                r"\bas best (you|one) can\b",
+                r"\bas best (you|one) can\b", r"\buse your (own )?judge?ment\b", r"\bmost (likely|plausible|probable) answer\b",
+                r"\bfill (in )?(the gaps|what is missing|any gaps)\b",
                 r"\b(add|include|use)\b[^.;\n]{0,30}\b(background|knowledge|facts)\b[^.;\n]{0,30}\byou (remember|recall)\b")
 _OBEYS_CONTEXT = _any(r"\b(follow|obey|execute|carry out|act on)\b[^.;\n]{0,30}\b(instructions?|commands?|requests?)\b"
                       rf"[^.;\n]{{0,20}}\b(in|inside|within|found in|from)\b[^.;\n]{{0,20}}\b(it|them|{_SOURCE})\b",
@@ -136,6 +138,7 @@ _REFUSES = _any(r"\b(say|reply|answer|respond|write|state|admit)\b[^.;\n]{0,40}\
 # the clause limits it ("never say you don't know when the answer is there").
 _UNLIMITED = r"(?![^.;\n]*\b(when|if|unless|where|or)\b)"
 _ALWAYS_ANSWERS = _any(rf"\balways\s+(give|provide|produce|offer)\b[^.;\n]{{0,25}}\banswer\b{_UNLIMITED}",
+                       r"\bsaying\b[^.;\n]{0,20}\b(don't|do not) know\b[^.;\n]{0,10}\bis\s+(not|never)\s+(an?\s+)?(acceptable|allowed|option)",
                        r"\b(never|do not|don't)\s+(say|reply|answer|respond|admit)\b[^.;,\n]{0,20}\b(you|i|we)\s+(do not|don't)\s+"
                        rf"know\b{_UNLIMITED}")
 _ORDERS = r"(instructions?|commands?|directives?|directions?|orders?|requests?)"
@@ -207,7 +210,7 @@ class Prompt:
 
 _ID = r"(?:[\w.-]+:)?c\d+"
 _CONTEXT_LINE = re.compile(rf"^\s*(?:[-*]\s*)?\[({_ID})\]\s*[:\-\u2013]?\s*(.*)$")
-_LABEL = re.compile(r"(?:^|\n|(?<=[.?!:]) )[ \t]*\**(question|q|claim|statement|context|passages?|answer|sources?)\**[ \t]*:[ \t]*",
+LABEL = re.compile(r"(?:^|\n|(?<=[.?!:]) )[ \t]*\**(question|q|claim|statement|context|passages?|answer|sources?)\**[ \t]*:[ \t]*",
                     re.I)
 _TAG = re.compile(r"</?\s*[a-z_]+\s*>", re.I)
 # A fence tag stands at a line's or entry's edge; one inside ("uses the <b> tag") is text.
@@ -222,7 +225,7 @@ def _entries(text: str) -> list[tuple[str, str | None]]:
         match = _CONTEXT_LINE.match(line)
         if match:
             current = match.group(1)
-        elif not line.strip() or _LABEL.match("\n" + line) or _TAG.fullmatch(line.strip()):
+        elif not line.strip() or LABEL.match("\n" + line) or _TAG.fullmatch(line.strip()):
             current = None
         lines.append((line, current))
     return lines
@@ -248,7 +251,7 @@ def without_context(text: str) -> str:
 def labelled(text: str, names: tuple[str, ...], paragraph: bool = True) -> str | None:
     """The text after the last label in `names`, up to the next label (and, with `paragraph`,
     up to a blank line)."""
-    labels = list(_LABEL.finditer(text))
+    labels = list(LABEL.finditer(text))
     for n in range(len(labels) - 1, -1, -1):
         if labels[n].group(1).lower() in names:
             end = labels[n + 1].start() if n + 1 < len(labels) else len(text)
@@ -268,11 +271,6 @@ def parse_question(user: str) -> str:
         return found
     lines = [ln.strip() for ln in outside.splitlines() if ln.strip()]
     return lines[-1] if lines else ""
-
-
-def without_labels(text: str) -> str:
-    """The text with its labels ("Question:", "Claim:", ...) taken out."""
-    return _LABEL.sub("\n", text)
 
 
 def read_prompt(messages: list[dict]) -> Prompt:

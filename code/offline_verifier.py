@@ -29,7 +29,7 @@ import re
 
 from citations import strip_markers
 from offline_embeddings import embed
-from offline_model import Prompt, labelled, parse_context, without_context, without_labels
+from offline_model import LABEL, Prompt, labelled, parse_context, without_context
 from textutils import anchors, clauses, numbers, spelled_out, split_sentences, terms
 
 # A claim whose words the span holds at least this share of is supported (if nothing contradicts).
@@ -56,8 +56,8 @@ _PREPOSITION = re.compile(r"(since|from|until|in|on|at|after|before|during|for|b
 
 _CLAIM_WORDS = r"(claim|statement|sentence|hypothesis|assertion|proposition)"
 # "Claim: ..." or a label that names checking: "Text to check: ...", "Check this: ..."
-_LOOSE_LABEL = re.compile(rf"(\b{_CLAIM_WORDS}\b[^:\n?]{{0,30}}|\b(text|sentence|answer) to (check|verify)|\bcheck this)"
-                          r":[ \t]*(.+?)(?:\n\s*\n|$)", re.I | re.S)
+_LOOSE_LABEL = re.compile(rf"(\b{_CLAIM_WORDS}\b[^:\n?]{{0,30}}:|\b(text|sentence|answer) to (check|verify):|\bcheck this:"
+                          rf"|^#+[ \t]*{_CLAIM_WORDS}[ \t]*\n)[ \t]*(.+?)(?:\n\s*\n|$)", re.I | re.S | re.M)
 _INSTRUCTION = re.compile(r"[?:]$|\byes\b.*\bno\b|^(answer|reply|respond|verify|check|decide|determine)\b", re.I)
 
 
@@ -85,7 +85,7 @@ def read_claim(prompt: Prompt) -> tuple[str, str]:
     claim = _until_instruction(claim)
     if prompt.context:  # a judge reads all it is shown: other text beside the claim counts too
         cut = outside.rfind(claim)  # the claim itself, not an earlier copy of its words
-        shown = without_labels(outside[:cut] + outside[cut + len(claim):])
+        shown = LABEL.sub("\n", outside[:cut] + outside[cut + len(claim):])  # labels are no text the judge reads
         extra = [s for s in split_sentences(shown) if not _INSTRUCTION.search(s.strip())]
         context = "\n".join([f"[{cid}] {text}" for cid, text in prompt.context] + extra)
     else:

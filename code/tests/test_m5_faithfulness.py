@@ -54,7 +54,10 @@ def test_given_claims_are_used_as_they_are_in_order():
     claims = ["A Berlin office opened in July.", "A Paris office opened in May.", "The Berlin office opened in July"]
     report = check_faithfulness("ignored", [Chunk("c0", "A Berlin office opened in July.")], claims=list(claims))
     assert report.claims == claims, f"given claims are used (and returned) as they are, unchanged; got {report.claims!r}"
-    assert report.verdicts == [True, False, True], "one verdict per claim, in the order of the claims"
+    assert report.verdicts == [True, False, True], (
+        f"one verdict per claim, in the order of the claims: the Paris claim is unsupported, the others are; got "
+        f"{report.verdicts!r}. If the count and order are right but the verdicts are not, the offline verifier did "
+        f"not find the claim in your user message (see test_spec_example_supported_then_hallucinated)")
     assert report.score == 0.6667, f"score = faithfulness_score(verdicts): 2 of 3 is 0.6667; got {report.score!r}"
 
 
