@@ -185,6 +185,10 @@ def run_cli(main_fn) -> None:
     except Exception as exc:  # a bug, not bad input: say so briefly, keep the trace on request
         if os.environ.get("RAG_DEBUG"):
             raise
+        package = (getattr(exc, "name", None) or "").split(".")[0] if isinstance(exc, ModuleNotFoundError) else ""
+        if package and not (Path(__file__).parent / f"{package}.py").exists():  # a dependency, not one of ours
+            fail(f"the package {package!r} is not installed for {sys.executable}; install the project with this "
+                 f"Python (pip install -e . in the repository root), or run it with the Python you installed it for")
         first_line = (str(exc).splitlines() or [""])[0][:200]
         fail(f"unexpected {type(exc).__name__}: {first_line} (a bug? run again with RAG_DEBUG=1 "
              f"to see the traceback, and please report it)", 1)

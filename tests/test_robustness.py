@@ -849,3 +849,17 @@ def test_a_control_character_in_a_file_name_is_shown_one_way_everywhere(tmp_path
     assert code == 0 and "\x1b" not in out + err, "no escape character reaches the terminal"
     assert "(esc\ufffd[31mred.pdf)" in out and "esc [31mred" not in out + err, (
         f"expected the name as esc\\ufffd[31mred.pdf in the citation and in every message; got:\n{out}{err}")
+
+
+def test_a_missing_dependency_names_the_install_not_a_bug(capsys):
+    """`python rag.py` with a Python that lacks the project's packages said "unexpected
+    ModuleNotFoundError ... (a bug?)": it is an install to do, and says which."""
+    def main():
+        import chromadb_not_installed_here  # noqa: F401
+
+    with pytest.raises(SystemExit) as exit_:
+        run_cli(main)
+    err = capsys.readouterr().err
+    assert exit_.value.code == 2 and "'chromadb_not_installed_here' is not installed" in err and "pip install -e ." in err, \
+        f"expected one line naming the package and the install, exit 2; got code {exit_.value.code}: {err!r}"
+    assert "a bug?" not in err
