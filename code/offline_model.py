@@ -279,13 +279,13 @@ def read_prompt(messages: list[dict]) -> Prompt:
     def joined(system: bool) -> str:
         return "\n".join(m.get("content") or "" for m in messages if (m.get("role") == "system") == system)
 
-    # The rules are read with plain quotes; the context keeps the document's own, so a quote of it is exact.
-    system, user = normalise_quotes(joined(True)), normalise_quotes(joined(False))
+    raw_system, raw_user = joined(True), joined(False)  # the context keeps the document's quotes: a quote is exact
+    system, user = normalise_quotes(raw_system), normalise_quotes(raw_user)  # the rules are read with plain ones
     grounded = (_states(_GROUNDED, system, unless=_ABOUT_CITING) or _states(_NO_OUTSIDE, system, negatable=False)) \
         and not _states(_OWN_KNOWLEDGE, system) and not _permits(_GUESSES, system)
     context_is_data = (_states(_UNTRUSTED, system) or bool(_UNTRUSTED_SENTENCE.search(system))) \
         and not _permits(_OBEYS_CONTEXT, system)
-    return Prompt(system, user, parse_context(joined(True) + "\n\n" + joined(False)), parse_question(user), grounded,
+    return Prompt(system, user, parse_context(raw_system + "\n\n" + raw_user), parse_question(user), grounded,
                   _states(_CITES, system), _states(_REFUSES, system) and not _ALWAYS_ANSWERS.search(system), context_is_data)
 
 

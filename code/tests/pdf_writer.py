@@ -25,8 +25,8 @@ _FONT_SIZE, _LEADING, _WRAP = 11, 14, 88
 _LINES_PER_PAGE = (_HEIGHT - 2 * _MARGIN) // _LEADING
 
 
-def _escape(line: str) -> str:
-    return line.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
+def _escape(line: str) -> str:  # a bare CR in a PDF string would read as a newline
+    return line.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)").replace("\r", "\\r")
 
 
 def _layout(pages: list[str]) -> list[list[str]]:
@@ -89,8 +89,7 @@ def write_font_codes_pdf(path: str | Path, line: str) -> Path:
     """One line of text written as raw font codes, byte for byte, with no line wrapping: the
     codes below 0x20 reach pypdf as they are, as in an older TeX PDF whose font has no Unicode map."""
     path = Path(path)
-    literal = _escape(line).replace("\r", "\\r")  # a bare CR in a PDF string reads as a newline
-    _write(path, [f"BT /F1 {_FONT_SIZE} Tf {_MARGIN} {_HEIGHT - _MARGIN} Td ({literal}) Tj ET".encode("latin-1")])
+    _write(path, [_text_stream([line])])
     return path
 
 
