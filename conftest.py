@@ -14,6 +14,10 @@ import pytest
 
 from config import MODEL_VARIABLES, PROVIDERS
 
+# For the whole session, before any test imports LiteLLM itself: its local price map, so the
+# import does not fetch one from the network (code/llm.py asks the same before its own import).
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+
 _HIDDEN_PREFIXES = ("RAG_", "CHROMA_")
 _HIDDEN = set(MODEL_VARIABLES) | {p.key_variable for p in PROVIDERS}
 

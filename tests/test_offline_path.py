@@ -28,3 +28,30 @@ def test_offline_run_never_imports_litellm_and_works_without_network(tmp_path):
     for citation in result["citations"]:
         assert f"[{citation['id']}] p.{citation['page']} ({citation['source']}): \"{citation['quote']}\"" in shown
     assert f"Faithfulness: {result['faithfulness']['score']:.2f}" in shown
+
+
+# Imports LiteLLM with every name lookup and connection recorded and refused, then waits for
+# any background fetch LiteLLM starts at import (its model price map).
+_NETWORK_PROBE = """
+import socket, time
+attempts = []
+def refuse(*args, **kwargs):
+    attempts.append(args[-1] if args else kwargs)
+    raise OSError("refused by the test")
+socket.getaddrinfo = lambda host, *a, **k: refuse(host)
+socket.socket.connect = refuse
+import litellm
+time.sleep(1)
+print(attempts)
+"""
+
+
+def test_a_test_that_imports_litellm_does_not_reach_for_the_network():
+    # A test may import LiteLLM directly (to build its error types) before code/llm.py has had
+    # the chance to ask it for its local price map; the test session must have asked already.
+    out = subprocess.run([sys.executable, "-c", _NETWORK_PROBE], capture_output=True, text=True,
+                         timeout=120, env=dict(os.environ))
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.strip() == "[]", (
+        f"importing LiteLLM in the test session tried the network: {out.stdout.strip()}; "
+        "set LITELLM_LOCAL_MODEL_COST_MAP=True for the whole session (conftest.py)")
