@@ -64,6 +64,12 @@ def best_quote(answer_sentence: str, chunk_text: str) -> str:
     "" when no sentence shares a content word with it (its first sentence would pose as proof)."""
     claim = set(terms(answer_sentence))
     sentences = split_sentences(chunk_text) or [chunk_text]
+    # Words copied from inside a long sentence (a table's run, an option list) are backed by
+    # that sentence, however long; the length penalty below is for sentences that only share words.
+    copied = " ".join(answer_sentence.split()).rstrip(".!?")
+    holding = [s for s in sentences if len(copied) > 1 and copied in s]
+    if holding:
+        return min(holding, key=len)
     best = max(sentences, key=lambda s: len(claim & set(terms(s))) / (1 + 0.01 * len(s)))
     return best if claim & set(terms(best)) else ""
 

@@ -723,6 +723,24 @@ def test_a_citation_names_the_printed_page_number_too(tmp_path, capsys):
     assert (cited["page"], cited["page_label"]) == (1, None), f"a PDF without labels has no printed number: {cited}"
 
 
+def test_a_quote_holds_the_words_it_backs_when_they_are_part_of_a_long_sentence():
+    """An answer taken from inside a long option list was shown with the short sentence before
+    it as its quote, which does not hold the answered words (an outside tester, speex-manual)."""
+    from citations import resolve_citations
+    from generator import Answer
+
+    options = ("This is the default -wideband (-w) Tell Speex to treat the input as wideband (16 kHz) "
+               "-ultra-wideband (-u) Tell Speex to treat the input as ultra-wideband (32 kHz) "
+               "-quality n Set the encoding quality (0-10), default is 8 -bitrate n Encoding bit-rate " +
+               " ".join(f"-{flag} Enable {flag.upper()} mode, disabled by default" for flag in
+                        ("vbr", "abr", "vad", "dtx", "denoise", "agc", "comp", "stereo", "quiet", "rate", "headers", "skip")))
+    chunk = Chunk("c41", f"The valid options are: -narrowband (-n) Tell Speex to treat the input as narrowband (8 kHz). {options}.", page=13)
+    answered = "the input as ultra-wideband (32 kHz) -quality n Set the encoding quality (0-10), default is 8"
+    citations, _ = resolve_citations(Answer(f"{answered} [c41].", ["c41"]), [chunk])
+    assert answered in citations[0]["quote"], (
+        f"expected the quote to be the chunk sentence that holds the answered words; got {citations[0]['quote']!r}")
+
+
 def test_a_cited_chunk_that_backs_nothing_is_not_quoted_as_proof():
     """A model cited a chunk for a sentence it does not back; the chunk's first sentence was
     shown as the quote, posing as evidence (an outside tester's stub model, "invented in 1850")."""
