@@ -55,8 +55,12 @@ def is_refusal(text: str) -> bool:
         CITE.search(sentence) and not _REFUSAL.search(sentence) for sentence in split_sentences(text))
 
 
+# A sentence that already ended inside its brackets or quotes before the marker: "(... 1 ns.) [c1]."
+_ENDED_TWICE = re.compile(r"""([.!?]["'’”)\]]+)\.$""")
+
+
 def strip_markers(text: str) -> str:
-    return MARKER.sub("", text).strip()
+    return _ENDED_TWICE.sub(r"\1", MARKER.sub("", text).strip())
 
 
 def best_quote(answer_sentence: str, chunk_text: str) -> str:

@@ -143,7 +143,14 @@ _NUMBER = re.compile(r"^\d")
 _TOKEN = re.compile(r"[a-z0-9]+(?:[.,'][a-z0-9]+)*%?")
 
 
+# A month is one word however it is written: "Feb 2007" states "February 2007".
+_MONTHS = {name: name[:3] for name in ("january", "february", "march", "april", "june", "july", "august",
+                                       "september", "october", "november", "december", "sept")}
+
+
 def _stem(word: str) -> str:
+    if word in _MONTHS:
+        return _MONTHS[word]
     if _NUMBER.match(word) or len(word) <= 3:
         return word
     if word in _DIRECTION:

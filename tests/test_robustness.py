@@ -741,6 +741,16 @@ def test_a_quote_holds_the_words_it_backs_when_they_are_part_of_a_long_sentence(
         f"expected the quote to be the chunk sentence that holds the answered words; got {citations[0]['quote']!r}")
 
 
+def test_a_claim_that_ends_inside_brackets_gets_no_second_full_stop():
+    """"(Default value is 1 ns.) [c12]." was checked and shown as "(Default value is 1 ns.)."
+    (an outside tester): the full stop after a marker ends the answer sentence, not the claim."""
+    from faithfulness import split_claims
+
+    assert split_claims('(Default value is 1 ns.) [c12]. He said "stop." [c1]. Revenue was 4.2M [c0].') == [
+        "(Default value is 1 ns.)", 'He said "stop."', "Revenue was 4.2M."], \
+        "expected each claim to keep its own closing punctuation once"
+
+
 def test_a_cited_chunk_that_backs_nothing_is_not_quoted_as_proof():
     """A model cited a chunk for a sentence it does not back; the chunk's first sentence was
     shown as the quote, posing as evidence (an outside tester's stub model, "invented in 1850")."""

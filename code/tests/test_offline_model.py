@@ -134,6 +134,8 @@ def test_verifier_rules(claim, verdict):
     ("R 4.1.3 was the last version to support 32-bit Windows.", "R 4.0.5 was the last version to support 32-bit Windows.",
      False),
     ("This card may be copied under the GNU General Public License.", "The card may be copied under the GNU GPL.", True),
+    ("1.0 11th Feb 2007 Approved version", "Version 1.0 was approved in February 2007.", True),  # a month, abbreviated
+    ("1.0 11th Feb 2007 Approved version", "Version 1.0 was approved in March 2007.", False),
 ])
 def test_verifier_binds_numbers_and_negations_to_their_subject_and_normalises_formats(span, claim, verdict):
     assert supports(span, claim) is verdict
