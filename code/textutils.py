@@ -148,7 +148,17 @@ _MONTHS = {name: name[:3] for name in ("january", "february", "march", "april", 
                                        "september", "october", "november", "december", "sept")}
 
 
+# British spellings read as the American ones, so "colour" finds "color" and "licence" "license":
+# -our, -ise/-yse (and their forms), -tre/-bre, -ogue, and the four nouns in -ence.
+_BRITISH = [(re.compile(pattern), american) for pattern, american in (
+    (r"(?<=\w{3})our(s|ed|ing|ful|ite|ites)?$", r"or\1"), (r"(?<=\w\w)([iy])s(e|es|ed|ing|ation|ations)$", r"\1z\2"),
+    (r"(?<=\w\w)(t|b)re(s|d)?$", r"\1er\2"), (r"(?<=\w\w)ogue(s)?$", r"og\1"),
+    (r"^(lic|def|off|pret)ence(s|d)?$", r"\1ense\2"))]
+
+
 def _stem(word: str) -> str:
+    for pattern, american in _BRITISH:
+        word = pattern.sub(american, word)
     if word in _MONTHS:
         return _MONTHS[word]
     if _NUMBER.match(word) or len(word) <= 3:

@@ -111,6 +111,15 @@ def test_sources_after_a_refusal_says_the_last_answer_cited_nothing(monkeypatch,
     assert code == 0 and out.rstrip().endswith("(the last answer cited nothing)\n\n>"), out[-300:]
 
 
+def _ctrl_c_as_a_terminal_sends_it():
+    # A shell starts background jobs (`pytest &`) with SIGINT ignored, and children inherit that;
+    # these tests are about what Ctrl-C does, so the child gets the terminal's default back.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+AS_FROM_A_TERMINAL = {"preexec_fn": _ctrl_c_as_a_terminal_sends_it} if os.name == "posix" else {}
+
+
 def _read_until(process, marker: str, timeout: float = 60.0) -> str:
     text, end = "", time.monotonic() + timeout
     while marker not in text and time.monotonic() < end and process.poll() is None:
@@ -128,7 +137,8 @@ def _cpu_ticks(process) -> int:
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc to see when a question is being worked on")
 def test_ctrl_c_cancels_the_question_not_the_session():
     process = subprocess.Popen([sys.executable, str(CODE / "rag.py"), "--chat"], stdin=subprocess.PIPE,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={**os.environ, "PYTHONUNBUFFERED": "1"},
+                               **AS_FROM_A_TERMINAL)
     try:
         assert "\n> " in _read_until(process, "\n> "), process.stderr.read().decode()
         cancelled = ""
@@ -207,7 +217,8 @@ def test_ctrl_c_while_litellm_loads_takes_effect_after_and_leaves_it_whole():
     """With a real model, the first question imports LiteLLM (seconds); a Ctrl-C then must still
     cancel, and must not leave a half-imported LiteLLM that fails every later question."""
     done = subprocess.run([sys.executable, "-c", CUT_IMPORT, str(CODE)], capture_output=True, text=True,
-                          timeout=300, env={**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True"})
+                          timeout=300, env={**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True"},
+                          **AS_FROM_A_TERMINAL)
     assert done.stdout.split() == ["cancelled", "whole"], \
         f"expected the cancel, then a working LiteLLM; got {done.stdout!r}\n{done.stderr[-800:]}"
 

@@ -108,6 +108,18 @@ def test_numbers_are_read_by_value(text, values):
     assert numbers(text) == values
 
 
+def test_british_spellings_find_american_ones():
+    """"Under which licence is matio distributed?" was refused beside "provided with the
+    Simplified BSD License" (an outside tester): a spelling is not another word."""
+    from textutils import terms
+
+    assert terms("colour licence centre behaviour analysed catalogue organisation") == \
+        terms("color license center behavior analyzed catalog organization"), "expected one term per word, however spelt"
+    context = "[c0] This matio software is provided with the Simplified BSD License reproduced below."
+    reply = ask("Under which licence is matio distributed?", context=context)
+    assert "BSD" in reply, f"expected the licence sentence as the answer; got {reply!r}"
+
+
 @pytest.mark.parametrize("claim, verdict", [
     ("Q3 revenue was 4.2M EUR.", True),
     ("Q3 revenue was 4.2 million EUR.", True),        # one number, written another way
