@@ -59,6 +59,8 @@ _BEFORE_A_NUMBER = {"no", "fig", "vol", "pp"}
 _BOUNDARY = re.compile(r"[.!?][\"')\]]*(?=\s+(?:[-*\u2022\u2013]\s+)?[\"'(\[]?[A-Z0-9])"
                        r"|:(?=\s+[-*\u2022\u2013]\s+\S)")
 PARAGRAPH_BREAK = re.compile(r"\n\s*\n")
+# "1 . 0": a decimal point spaced out like the rest of a code listing in a monospaced font.
+_SPACED_POINT = re.compile(r"\d \. \d")
 # A sentence that is only a section or item number so far ("3." in "3. Setting Up") goes on.
 _ENUMERATOR = re.compile(r"\s*\(?(?:\d{1,3}(?:\.\d{1,3})*|[A-Za-z])\.$")
 
@@ -83,7 +85,8 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
         start = para_start
         for m in _BOUNDARY.finditer(text, para_start, para_end):
             if text[m.start()] == "." and (_ends_with_abbreviation(text, m.start())
-                                           or _ENUMERATOR.match(text, start, m.start() + 1)):
+                                           or _ENUMERATOR.match(text, start, m.start() + 1)
+                                           or _SPACED_POINT.match(text, m.start() - 2)):
                 continue
             spans.append((start, m.end()))
             start = m.end()

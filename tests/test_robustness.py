@@ -751,6 +751,15 @@ def test_a_claim_that_ends_inside_brackets_gets_no_second_full_stop():
         "expected each claim to keep its own closing punctuation once"
 
 
+def test_a_spaced_decimal_point_in_code_does_not_end_a_sentence():
+    """A code listing set in a monospaced font reads "stoptime = 1 . 0" in pypdf's text; the
+    split after "1 ." made an answer start with "0 [ producer ] ..." (an outside tester)."""
+    from textutils import split_sentences
+
+    assert split_sentences("The run ends at stoptime = 1 . 0 in the example. Then it stops.") == [
+        "The run ends at stoptime = 1 . 0 in the example.", "Then it stops."], "expected '1 . 0' read as one number"
+
+
 def test_a_cited_chunk_that_backs_nothing_is_not_quoted_as_proof():
     """A model cited a chunk for a sentence it does not back; the chunk's first sentence was
     shown as the quote, posing as evidence (an outside tester's stub model, "invented in 1850")."""
