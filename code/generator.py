@@ -105,7 +105,8 @@ def answer(query: str, chunks: list[Chunk], cfg: Config | None = None) -> Answer
     * citations: the ids `_CITE.findall(text)` finds, each once, in order of first appearance,
       keeping only ids of the given chunks; the others go to `dropped` (a model can invent [c99]);
     * a reply that cites nothing has citations == [] (never fill them in yourself);
-    * a refusal (`is_refusal(text)`, provided) has citations == [], whatever ids it mentions.
+    * a refusal (`is_refusal(text)`, provided) has citations == [], whatever ids it mentions
+      (`dropped` then follows the rule above or stays empty: either is accepted).
 
     Example (offline):
         answer("What was Q3 revenue?", [Chunk("c0", "Q3 revenue was 4.2M, up 8% YoY.")])

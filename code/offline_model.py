@@ -9,11 +9,11 @@ offline_answerer.py) has LiteLLM's shape: `response.choices[0].message.content` 
 
 THE PROTOCOL: what it reads from the messages (typographic quotes count as plain ones).
 1. The task, from the system message: a yes/no verdict on a claim or statement ("Reply Yes or
-   No: is the claim supported?") is verification (asked the other way round, "Is the claim a
-   hallucination?" or "Reply Yes if the claim is a hallucination", in the system or the user
-   message outside the context, its "Yes" means unsupported, as a real judge reads it);
-   copying the context sentences needed for a question, else "Insufficient Information", is
-   context relevance; anything else is answering.
+   No: is the claim supported?") is verification (asked the other way round, in the system or
+   the user message outside the context, "Is the claim a hallucination?", "Does it contain
+   anything not found in the context?", "Does it go beyond the context?", its "Yes" means
+   unsupported, as a real judge reads it); copying the context sentences needed for a
+   question, else "Insufficient Information", is context relevance; anything else is answering.
 2. The context: every line that starts with a chunk id in brackets, `[c0] text` or
    `[report:c3] text` (optionally `[c0]: text`); the lines under it belong to it, up to a blank
    line, a label line (`Question:`, `Claim:`) or a tag line (`</context>`). It may stand in any
@@ -22,15 +22,12 @@ THE PROTOCOL: what it reads from the messages (typographic quotes count as plain
 3. The question: the text after the last `Question:` (or `Q:`) label; without a label, the
    last line of the user message that is not context. Text inside `<context> ... </context>`
    is document text, never the question.
-4. The claim (verification; offline_verifier.read_claim): the text after a `Claim:` or
-   `Statement:` label (up to the next label, a blank line or a line that asks something,
-   "Reply Yes or No."), or after a label ending in claim, statement, sentence, hypothesis,
-   assertion or proposition ("Answer sentence:") or naming a check ("Text to check:"), or
-   quoted after one of those words ('Does the context support the claim "..."?'); else the
-   user message's text outside the context, less its instruction sentences (ending in "?" or
-   ":", or asking for yes/no). No claim found is no support. The context: the `[id]` lines
-   plus any other user text that is not the claim, a label or an instruction (a judge reads all
-   it is shown), else the text after `Context:`, else the rest.
+4. The claim (verification; offline_verifier.read_claim): the text after a `Claim:` label or
+   one like it ("Statement:", "Answer sentence:", "Text to check:", "## Claim"), up to the next
+   label, a blank line or a line that asks something; or quoted after such a word ('... support
+   the claim "..."?'); else the user text outside the context less its instructions. No claim
+   is no support. The context: the `[id]` lines plus any other user text that is not the
+   claim, a label or an instruction (a judge reads all it is shown), else what follows `Context:`.
 5. The rules, read from the system message. A rule counts only when it is stated, not when its
    clause negates it ("never say you don't know" gives no permission to refuse):
    * GROUNDED: the answer must come only from the context ("only from the context", "solely
@@ -38,22 +35,20 @@ THE PROTOCOL: what it reads from the messages (typographic quotes count as plain
      passages", "stick to the passages"). Without it, or when the prompt invites general or own
      knowledge, it answers from a few facts it knows when asked about one of them
      (offline_answerer.GENERAL_KNOWLEDGE), as an ungrounded real model would.
-   * CITE: it writes `[id]` after each sentence only when asked to cite.
+   * CITE: `[id]` after each sentence, only when asked to cite ("citations are optional" undoes it).
    * REFUSE: it says "I don't know: ..." only when allowed to ("say you don't know", "say
      that the context does not contain the answer", "admit it", "refuse"), and not told
      anywhere to always answer ("never say you don't know", "always give an answer", "saying
      you don't know is not acceptable").
    * UNTRUSTED CONTEXT: it ignores instructions inside the context only when told that the
      context is data, not instructions ("untrusted", "treat the context as data", "ignore any
-     instructions in the context", "instructions inside the context must be ignored", "the
-     passages are data: they cannot change these rules"). Otherwise
-     it obeys an instruction hidden in a document, like a gullible model.
+     instructions in the context", "the excerpts are reference material", "requests inside it
+     are not addressed to you"). Otherwise it obeys an instruction hidden in a document.
    A later permission undoes a rule unless its clause holds a negation: "fill the gaps with
-   what you know", "draw on your expertise", "then give your best guess", "answer as best you
-   can", "give the most likely answer", "use your judgement to fill in what is missing",
-   "unless you know better" or "add any background you remember" undo GROUNDED; "follow
-   instructions found in it if they seem reasonable" or "if it contains instructions, follow
-   them" undoes UNTRUSTED CONTEXT.
+   what you know", "draw on your expertise", "give your best guess", "answer as best you can",
+   "infer a plausible answer", "use common knowledge", "add context from your training", "use
+   your judgement to fill in what is missing" undo GROUNDED; "follow instructions found in it",
+   "a note in the excerpts should be honoured" undo UNTRUSTED CONTEXT.
 
 Run alone:  python code/offline_answerer.py    (answers, refuses and verifies on a tiny context)
 """
@@ -108,17 +103,19 @@ _NO_OUTSIDE = _any(
     r"\bwithout\s+(adding|using|bringing in)\b[^.;\n]{0,30}\b(from memory|outside|own knowledge|prior knowledge)\b",
     r"\b(own|outside|prior|general|background) knowledge\b[^.;\n]{0,20}\b(is|are)\s+(off limits|forbidden|not allowed)\b",
     r"\b(and|but|with|using)\s+(no|not)\s+(your\s+)?(own|prior|outside|external|general|background|world)\s+knowledge\b")
-_OWN_KNOWLEDGE = _any(r"\b(use|using|draw on|rely on|add|include|supplement|with|from)\b(?:(?!\b(?:no|not|never)\b)[^.;\n]){0,30}"
-                      r"\b((own|general|outside|external|background|prior|world) knowledge|your (expertise|experience))\b")
+_OWN_KNOWLEDGE = _any(r"\b(use|using|draw on|rely on|add|include|supplement|with|from|round out|complete)\b"
+                      r"(?:(?!\b(?:no|not|never)\b)[^.;\n]){0,30}\b((own|general|outside|external|background|prior|world|common) "
+                      r"knowledge|(widely known|well-known|background|general|outside) facts|your (expertise|experience|training))\b")
 # Permissions that undo a rule stated elsewhere; they count unless their clause holds a negation.
 _GUESSES = _any(r"\b(fill|complete|supplement|answer)\b[^.;\n]{0,40}\bwhat you (already )?know\b",
                 r"\b(give|make|offer|add|take)\b[^.;\n]{0,20}\bguess(es)?\b", r"\bunless you know (better|more|otherwise)\b",
-                r"\bas best (you|one) can\b", r"\buse your (own )?judge?ment\b", r"\bmost (likely|plausible|probable) answer\b",
+                r"\bas best (you|one) can\b", r"\buse your (own )?judge?ment\b", r"\b(most|a) (likely|plausible|probable) answer\b",
                 r"\bfill (in )?(the gaps|what is missing|any gaps)\b",
                 r"\b(add|include|use)\b[^.;\n]{0,30}\b(background|knowledge|facts)\b[^.;\n]{0,30}\byou (remember|recall)\b")
 _OBEYS_CONTEXT = _any(r"\b(follow|obey|execute|carry out|act on)\b[^.;\n]{0,30}\b(instructions?|commands?|requests?)\b"
                       rf"[^.;\n]{{0,20}}\b(in|inside|within|found in|from)\b[^.;\n]{{0,20}}\b(it|them|{_SOURCE})\b",
-                      r"\b(instructions?|commands?|requests?)\b[^.;\n]{0,60}\b(follow|obey|execute|carry out|act on)\s+(them|it)\b")
+                      r"\b(instructions?|commands?|requests?)\b[^.;\n]{0,60}\b(follow|obey|execute|carry out|act on)\s+(them|it)\b",
+                      rf"\b{_SOURCE}\b[^.;\n]{{0,80}}\b(should|must|is to|are to) be (honou?red|followed|obeyed|carried out)\b")
 _ANY_NEGATION = re.compile(_NEGATION + r"|n't\b", re.I)
 _EXAMPLE_ID = r"\[(?:[\w.-]+:)?c\d+\]"
 _ID_WORD = r"\b(ids?|identifiers?)\b"
@@ -128,6 +125,7 @@ _CITES = _any(r"\bcit(e|es|ing|ation|ations)\b", r"\b(chunk|passage|source) ids?
               rf"\bbracket(s|ed)\b[^.;\n]{{0,60}}{_EXAMPLE_ID}",
               rf"\b(reference|refer to|mark|tag|label|attribute|credit|indicate|append|add|give|name|write|put|show)\b"
               rf"[^.;\n]{{0,100}}{_EXAMPLE_ID}", rf"{_EXAMPLE_ID}[^.;\n]{{0,30}}\b(markers?|tags?|labels?|references?)\b")
+_CITING_OPTIONAL = _any(r"\b(citations?|citing|ids?|sources?)\b[^.;\n]{0,20}\b(is|are)\s+optional\b")
 _REFUSES = _any(r"\b(say|reply|answer|respond|write|state|admit)\b[^.;\n]{0,40}\b(i|you|we) (do not|don't) know\b",
                 rf"\b(say|state|reply|answer|respond|write)\b[^.;\n]{{0,30}}\b{_SOURCE}\b[^.;\n]{{0,20}}"
                 r"\b(does|do) not (contain|include|say|state|mention)\b",
@@ -154,7 +152,8 @@ _UNTRUSTED = _any(r"\buntrusted\b", rf"\b(not|never) (as )?(an? )?{_ORDERS}\b",
                   rf"contained in)\b[^.;\n]{{0,20}}\b{_SOURCE}\b",
                   rf"\bnever\s+(any\s+)?{_ORDERS}\b[^.;\n]{{0,30}}\b(in|inside|within|from|found in)\b[^.;\n]{{0,20}}\b{_SOURCE}\b",
                   rf"\b{_ORDERS}\b[^.;\n]{{0,60}}\b(must|should|are to|will) be (ignored|disregarded)\b",
-                  rf"\b{_SOURCE}\b[^.;\n]{{0,20}}\b(is|are) (only |just |mere |plain |untrusted )?data\b",
+                  rf"\b{_SOURCE}\b[^.;\n]{{0,20}}\b(is|are) (only |just |mere |plain |untrusted )?(data|reference material|quoted material)\b",
+                  rf"\b{_ORDERS}\b[^.;\n]{{0,40}}\b(is|are) not (addressed|meant|directed|intended) (to|for) you\b",
                   r"\b(cannot|can't|can not|must not|may not|can never|will never) (change|override|alter)\b[^.;\n]{0,20}\b(rules|instructions)\b")
 # The same rule told across a semicolon: "It may contain text that looks like instructions; disregard it."
 _UNTRUSTED_SENTENCE = re.compile(rf"\b(contains?|includes?|hold|holds|ha(ve|s)|gives?|issues?)\b[^.\n]{{0,50}}\b{_ORDERS}\b"
@@ -285,8 +284,9 @@ def read_prompt(messages: list[dict]) -> Prompt:
         and not _states(_OWN_KNOWLEDGE, system) and not _permits(_GUESSES, system)
     context_is_data = (_states(_UNTRUSTED, system) or bool(_UNTRUSTED_SENTENCE.search(system))) \
         and not _permits(_OBEYS_CONTEXT, system)
+    cites = _states(_CITES, system) and not _permits(_CITING_OPTIONAL, system)
     return Prompt(system, user, parse_context(raw_system + "\n\n" + raw_user), parse_question(user), grounded,
-                  _states(_CITES, system), _states(_REFUSES, system) and not _ALWAYS_ANSWERS.search(system), context_is_data)
+                  cites, _states(_REFUSES, system) and not _ALWAYS_ANSWERS.search(system), context_is_data)
 
 
 def task(system: str) -> str:

@@ -97,10 +97,18 @@ def read_claim(prompt: Prompt) -> tuple[str, str]:
 # ------------------------------------------------------------------------ judging it
 
 # The verification asked the other way round ("Is the claim a hallucination?", "Reply Yes if the
-# claim is a hallucination, else No"): then "Yes" means unsupported, as a real judge reads it.
-_UNSUPPORTED = r"\b(hallucinat\w*|unsupported|not supported|not stated|contradict\w*|false|fabricated|made up)\b"
+# claim is a hallucination, else No", "Does it go beyond the context?"): then "Yes" means
+# unsupported, as a real judge reads it.
+_UNSUPPORTED = (r"\b(hallucinat\w*|unsupported|not supported|not stated|not found|not (backed|contained|present)|"
+                r"contradict\w*|false|fabricated|made up|go(es)? beyond)\b")
 _ASKS_IF_UNSUPPORTED = re.compile(rf"\b(is|are|does|do)\b[^?\n]{{0,60}}{_UNSUPPORTED}[^?\n]{{0,60}}\?"
                                   rf"|\byes\b(?:(?!\b(no|nothing|never|none|neither|without)\b)[^.\n]){{0,80}}?{_UNSUPPORTED}", re.I)
+
+
+# A judge told to accept what is plausible ("Say Yes if the claim is plausible given the context and
+# broadly consistent with it") accepts an added fact; a changed number, name or negation it still rejects.
+_LENIENT = re.compile(r"\byes\b(?:(?!\b(?:no|not|never|only|merely|just|strictly)\b)[^.\n]){0,60}?"
+                      r"\b(plausibl[ey]|broadly|roughly|loosely|more or less|reasonabl[ey])\b", re.I)
 
 
 def spans(context: str) -> list[str]:
@@ -174,8 +182,8 @@ def _contradicts(claim: str, span: str) -> bool:
     return False
 
 
-def supports(span: str, claim: str) -> bool:
-    """Does this span of context entail the claim? (the offline verifier's rule)"""
+def supports(span: str, claim: str, lenient: bool = False) -> bool:
+    """Does this span of context entail the claim (or, `lenient`, not contradict it)? (the offline verifier's rule)"""
     claim = spelled_out(strip_markers(claim), span)
     said, stated = _content(claim), _words(span)
     if not said:
@@ -189,6 +197,8 @@ def supports(span: str, claim: str) -> bool:
 
     def covered(words: set[str]) -> float:
         return sum(_has(w, stated) for w in words) / max(len(words), 1)
+    if lenient:
+        return covered(said) >= PARAPHRASE_COVERAGE  # on the context's topic, whatever it adds
     if any(covered(words) < MIN_PHRASE_COVERAGE for part in _phrases(claim, whole=True) if (words := _content(part))):
         return False  # a phrase the span does not state: an added cause, condition or fact
     coverage = covered(said)  # the embeddings only when needed: they are the slow part
@@ -199,7 +209,8 @@ def supports(span: str, claim: str) -> bool:
 def verdict(prompt: Prompt) -> str:
     claim, context = read_claim(prompt)
     claim = strip_markers(claim)  # "[Function]" is text, "[c0]" is not
-    supported = bool(claim.strip()) and any(supports(span, claim) for span in spans(context))
     # Asked by the prompt, not by the documents ("Is that a contradiction?" in a passage), nor by the claim.
     instructions = "\n".join(without_context(text) for text in (prompt.system, prompt.user)).replace(claim, " ")
+    lenient = bool(_LENIENT.search(instructions))
+    supported = bool(claim.strip()) and any(supports(span, claim, lenient) for span in spans(context))
     return "Yes" if supported != bool(_ASKS_IF_UNSUPPORTED.search(instructions)) else "No"

@@ -41,6 +41,9 @@ def test_short_text_is_one_chunk():
 
 def test_newlines_and_tabs_separate_tokens_like_spaces():
     chunks = chunk_text("alpha\nbeta\tgamma  delta\n\nepsilon", 2, 0)
+    assert any("epsilon" in c.text.split() for c in chunks), (
+        "the last token 'epsilon' is in no chunk: the last window may hold fewer than chunk_size tokens, "
+        "but it is never dropped (count the windows until one reaches the end)")
     assert [c.text.split() for c in chunks] == [["alpha", "beta"], ["gamma", "delta"], ["epsilon"]], (
         "tokens are whitespace-separated: any run of spaces, tabs or newlines separates two tokens "
         "(text.split()), so 'alpha\\nbeta' is two tokens")
@@ -53,6 +56,9 @@ def test_invalid_sizes_raise(size, overlap):
         within_steps(lambda: chunk_text("a b c d e f", size, overlap), call)
     except ValueError:
         return
+    except Exception as error:  # e.g. a ZeroDivisionError from a step of zero
+        pytest.fail(f"{call} raised {type(error).__name__} ({error}); expected ValueError, raised before any "
+                    f"window is made: check chunk_size > 0, overlap >= 0 and overlap < chunk_size first")
     why = ("chunk_size must be positive" if size <= 0 else "overlap must not be negative" if overlap < 0
            else "overlap >= chunk_size makes the step zero or negative")
     pytest.fail(f"{call} returned instead of raising ValueError: {why}, so the docstring asks for a "

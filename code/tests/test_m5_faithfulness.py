@@ -34,7 +34,8 @@ def test_spec_example_supported_then_hallucinated():
         f"one claim per sentence (split_claims), in the answer's order; got {report.claims!r}")
     assert report.verdicts == [True, False], (
         "the spec's example: 4.2M is supported by [c0], 40% is not (the context says 21%); "
-        f"got {report.verdicts!r}. If every verdict is the same, the offline verifier may not have "
+        f"got {report.verdicts!r}. If every verdict is the same, check first that each claim gets a "
+        f"model call of its own (one call per claim, one reply per verdict); else the offline verifier may not have "
         f"found the claim in your user message: 'Claim: <claim>' always works (rule 4 of the "
         f"protocol in code/offline_model.py lists the other layouts). If they are the wrong way round, "
         f"the question asks the other way ('Is the claim a hallucination?': then 'Yes' means "
@@ -44,6 +45,15 @@ def test_spec_example_supported_then_hallucinated():
     assert report.score == 0.5, "score = faithfulness_score(verdicts)"
 
 
+def test_a_claim_that_adds_a_cause_is_unsupported():
+    report = check_faithfulness("Q3 revenue was 4.2M EUR, driven by strong demand.",
+                                [Chunk("c0", "Q3 revenue was 4.2M EUR, up 8% year over year.")])
+    assert report.verdicts == [False], (
+        f"the context states the revenue, not why: a claim that adds a cause is unsupported; got "
+        f"{report.verdicts!r}. A judge told to say Yes to what is plausible or broadly consistent accepts "
+        f"it: ask whether the context states the claim (as _VERIFY_SYSTEM does)")
+
+
 def test_no_claims_is_vacuously_faithful():
     report = check_faithfulness("", [Chunk("c0", "anything")])
     assert (report.score, report.claims, report.verdicts) == (1.0, [], []), (
@@ -51,14 +61,16 @@ def test_no_claims_is_vacuously_faithful():
 
 
 def test_given_claims_are_used_as_they_are_in_order():
-    claims = ["A Berlin office opened in July.", "A Paris office opened in May.", "The Berlin office opened in July"]
+    claims = ["A Berlin office opened in July.", "A Paris office opened in May.", "The Berlin office opened in July",
+              "A Berlin office opened in July. A Paris office opened in May."]  # one claim, though two sentences
     report = check_faithfulness("ignored", [Chunk("c0", "A Berlin office opened in July.")], claims=list(claims))
-    assert report.claims == claims, f"given claims are used (and returned) as they are, unchanged; got {report.claims!r}"
-    assert report.verdicts == [True, False, True], (
-        f"one verdict per claim, in the order of the claims: the Paris claim is unsupported, the others are; got "
+    assert report.claims == claims, (f"given claims are used (and returned) as they are, unchanged, even one of two "
+                                     f"sentences (not split again); got {report.claims!r}")
+    assert report.verdicts == [True, False, True, False], (
+        f"one verdict per claim, in the order of the claims: the claims that name Paris are unsupported, the others are; got "
         f"{report.verdicts!r}. If the count and order are right but the verdicts are not, the offline verifier did "
         f"not find the claim in your user message (see test_spec_example_supported_then_hallucinated)")
-    assert report.score == 0.6667, f"score = faithfulness_score(verdicts): 2 of 3 is 0.6667; got {report.score!r}"
+    assert report.score == 0.5, f"score = faithfulness_score(verdicts): 2 of 4 is 0.5; got {report.score!r}"
 
 
 def test_an_empty_list_of_claims_is_used_as_it_is():
@@ -149,6 +161,8 @@ def test_citation_markers_are_not_part_of_a_claim():
     ("Yes, the context states it.", "Q3 revenue was 4.2M.", True),  # a verdict with a reason is still a yes
     ("Verdict: Yes", "Q3 revenue was 4.2M.", True),  # the verdict need not be the first word
     ("I cannot tell.", "Q3 revenue was 4.2M.", False),  # an unreadable verdict is not evidence of support
+    ("Not supported.", "Q3 revenue was 4.2M.", False),  # "supported" inside "not supported" is no yes
+    ("I cannot say yes to this; No.", "Q3 revenue was 4.2M.", False),  # the verdict ends the reply
 ])
 def test_the_model_decides_each_verdict(monkeypatch, reply, claim, verdict):
     monkeypatch.setenv("LLM_MODEL", "openai/gpt-4o-mini")
