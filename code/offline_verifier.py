@@ -13,7 +13,9 @@ the claim:
   direction word where that phrase has the opposite (faster/slower, before/after, ...);
 * its content is covered: each of its phrases has some of its words in the context (an added
   cause such as "because the servers are overloaded" has none), and most of its words are
-  there, or (a paraphrase) enough of them are and its embedding is close to the context's.
+  there, or (a paraphrase) enough of them are and its embedding is close to the context's;
+* told to say Yes to what is plausible or broadly consistent, it reads like such a judge: an
+  added fact on the context's topic passes; a changed number, name or negation still does not.
 
 What it CANNOT do: see which of two names in a table row or a list a claim swaps, or the order
 in "A takes precedence over B"; read a number written as a fraction in words ("three eighths");
