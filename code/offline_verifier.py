@@ -110,7 +110,7 @@ _ASKS_IF_UNSUPPORTED = re.compile(rf"\b(is|are|does|do)\b[^?\n]{{0,60}}{_UNSUPPO
 # A judge told to accept what is plausible ("Say Yes if the claim is plausible given the context and
 # broadly consistent with it") accepts an added fact; a changed number, name or negation it still rejects.
 _LENIENT = re.compile(r"\byes\b(?:(?!\b(?:no|not|never|only|merely|just|strictly)\b)[^.\n]){0,60}?"
-                      r"\b(plausibl[ey]|broadly|roughly|loosely|more or less|reasonabl[ey])\b", re.I)
+                      r"\b(plausibl[ey]|broadly|roughly|loosely|more or less)\b", re.I)
 
 
 def spans(context: str) -> list[str]:
@@ -185,7 +185,8 @@ def _contradicts(claim: str, span: str) -> bool:
 
 
 def supports(span: str, claim: str, lenient: bool = False) -> bool:
-    """Does this span of context entail the claim (or, `lenient`, not contradict it)? (the offline verifier's rule)"""
+    """Does this span of context entail the claim (`lenient`: is the claim on its topic, with its
+    numbers and names, and not contradicted)? (the offline verifier's rule)"""
     claim = spelled_out(strip_markers(claim), span)
     said, stated = _content(claim), _words(span)
     if not said:
