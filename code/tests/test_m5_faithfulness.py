@@ -61,16 +61,22 @@ def test_no_claims_is_vacuously_faithful():
 
 
 def test_given_claims_are_used_as_they_are_in_order():
-    claims = ["A Berlin office opened in July.", "A Paris office opened in May.", "The Berlin office opened in July",
-              "A Berlin office opened in July. A Paris office opened in May."]  # one claim, though two sentences
+    claims = ["A Berlin office opened in July.", "A Paris office opened in May.", "The Berlin office opened in July"]
     report = check_faithfulness("ignored", [Chunk("c0", "A Berlin office opened in July.")], claims=list(claims))
-    assert report.claims == claims, (f"given claims are used (and returned) as they are, unchanged, even one of two "
-                                     f"sentences (not split again); got {report.claims!r}")
-    assert report.verdicts == [True, False, True, False], (
-        f"one verdict per claim, in the order of the claims: the claims that name Paris are unsupported, the others are; got "
+    assert report.claims == claims, f"given claims are used (and returned) as they are, unchanged; got {report.claims!r}"
+    assert report.verdicts == [True, False, True], (
+        f"one verdict per claim, in the order of the claims: the Paris claim is unsupported, the others are; got "
         f"{report.verdicts!r}. If the count and order are right but the verdicts are not, the offline verifier did "
         f"not find the claim in your user message (see test_spec_example_supported_then_hallucinated)")
-    assert report.score == 0.5, f"score = faithfulness_score(verdicts): 2 of 4 is 0.5; got {report.score!r}"
+    assert report.score == 0.6667, f"score = faithfulness_score(verdicts): 2 of 3 is 0.6667; got {report.score!r}"
+
+
+def test_a_given_claim_of_two_sentences_stays_one_claim():
+    claims = ["A Berlin office opened in July. A Paris office opened in May."]
+    report = check_faithfulness("ignored", [Chunk("c0", "A Berlin office opened in July.")], claims=list(claims))
+    assert report.claims == claims and len(report.verdicts) == 1, (
+        f"a given claim is used as it is, even when it holds two sentences (not split again): one claim, one "
+        f"verdict; got claims {report.claims!r}, verdicts {report.verdicts!r}")
 
 
 def test_an_empty_list_of_claims_is_used_as_it_is():
