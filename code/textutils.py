@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 import sys
 import unicodedata
+from functools import lru_cache
 
 from cli import run_cli
 
@@ -159,6 +160,7 @@ _BRITISH = [(re.compile(pattern), american) for pattern, american in (
     (r"^(lic|def|off|pret)ence(s|d)?$", r"\1ense\2"))]
 
 
+@lru_cache(maxsize=1 << 16)  # a text repeats its words: each is spelled and stemmed once
 def _stem(word: str) -> str:
     for pattern, american in _BRITISH:
         word = pattern.sub(american, word)
