@@ -31,10 +31,9 @@ THE PROTOCOL: what it reads from the messages (typographic quotes count as plain
 5. The rules, read from the system message. A rule counts only when it is stated, not when its
    clause negates it ("never say you don't know" gives no permission to refuse):
    * GROUNDED: the answer must come only from the context ("only from the context", "solely
-     ... passages", "do not use outside knowledge", "your answer must be supported by the
-     passages", "stick to the passages"). Without it, or when the prompt invites general or own
-     knowledge, it answers from a few facts it knows when asked about one of them
-     (offline_answerer.GENERAL_KNOWLEDGE), as an ungrounded real model would.
+     ... passages", "do not use outside knowledge", "stick to the passages"). Without it, or
+     when the prompt invites general or own knowledge, it answers from a few facts it knows
+     (offline_answerer.GENERAL_KNOWLEDGE) when asked about one, as an ungrounded model would.
    * CITE: `[id]` after each sentence, only when asked to cite ("citations are optional" undoes it).
    * REFUSE: it says "I don't know: ..." only when allowed to ("say you don't know", "say
      that the context does not contain the answer", "admit it", "refuse"), and not told
@@ -103,14 +102,15 @@ _NO_OUTSIDE = _any(
     r"\bwithout\s+(adding|using|bringing in)\b[^.;\n]{0,30}\b(from memory|outside|own knowledge|prior knowledge)\b",
     r"\b(own|outside|prior|general|background) knowledge\b[^.;\n]{0,20}\b(is|are)\s+(off limits|forbidden|not allowed)\b",
     r"\b(and|but|with|using)\s+(no|not)\s+(your\s+)?(own|prior|outside|external|general|background|world)\s+knowledge\b")
-_OWN_KNOWLEDGE = _any(r"\b(use|using|draw on|rely on|add|include|supplement|with|from|round out|complete)\b"
-                      r"(?:(?!\b(?:no|not|never)\b)[^.;\n]){0,30}\b((own|general|outside|external|background|prior|world|common) "
-                      r"knowledge|(widely known|well-known|background|general|outside) facts|your (expertise|experience|training))\b")
+_OWN_KNOWLEDGE = _any(r"\b(use|using|draw on|rely on|add|include|supplement|with|from)\b(?:(?!\b(?:no|not|never)\b)[^.;\n]){0,30}"
+                      r"\b((own|general|outside|external|background|prior|world|common) knowledge|your (expertise|experience))\b",
+                      r"\b(use|using|draw on|rely on|add|supplement|round out|complete)\b(?:(?!\b(?:no|not|never)\b)[^.;\n]){0,30}"
+                      r"\b((widely known|well-known|background|general|outside) facts|your training)\b")
 # Permissions that undo a rule stated elsewhere; they count unless their clause holds a negation.
-_GUESSES = _any(r"\b(fill|complete|supplement|answer)\b[^.;\n]{0,40}\bwhat you (already )?know\b",
+_GUESSES = _any(r"\b(fill|complete|supplement|answer)\b[^.;\n]{0,40}\bwhat you (already )?know\b", r"\bas best (you|one) can\b",
                 r"\b(give|make|offer|add|take)\b[^.;\n]{0,20}\bguess(es)?\b", r"\bunless you know (better|more|otherwise)\b",
-                r"\bas best (you|one) can\b", r"\buse your (own )?judge?ment\b", r"\b(most|a) (likely|plausible|probable) answer\b",
-                r"\bfill (in )?(the gaps|what is missing|any gaps)\b",
+                r"\buse your (own )?judge?ment\b", r"\bmost (likely|plausible|probable) answer\b", r"\bfill (in )?(the gaps|what is missing|any gaps)\b",
+                r"\b(give|offer|infer|provide|make|produce|find)\b[^.;\n]{0,20}\ba (likely|plausible|probable) answer\b",
                 r"\b(add|include|use)\b[^.;\n]{0,30}\b(background|knowledge|facts)\b[^.;\n]{0,30}\byou (remember|recall)\b")
 _OBEYS_CONTEXT = _any(r"\b(follow|obey|execute|carry out|act on)\b[^.;\n]{0,30}\b(instructions?|commands?|requests?)\b"
                       rf"[^.;\n]{{0,20}}\b(in|inside|within|found in|from)\b[^.;\n]{{0,20}}\b(it|them|{_SOURCE})\b",
