@@ -30,7 +30,7 @@ from cli import run_cli
 from config import RAGError
 from offline_embeddings import embed
 from offline_model import OFFLINE_CHAT, Prompt, read_prompt, task
-from textutils import STOPWORDS, anchors, clauses, is_title_case, numbers, spelled_out, split_sentences, terms
+from textutils import MONTH_ABBREVIATIONS, MONTHS, STOPWORDS, anchors, clauses, is_title_case, numbers, spelled_out, split_sentences, terms
 
 
 # ------------------------------------------------------------------------ general knowledge
@@ -82,8 +82,8 @@ _KINDS = [  # read from the question's first wh-word on; the first match wins
 ]
 _WH = re.compile(r"\b(who|whom|whose|what|which|when|where|why|how)\b")
 _AUXILIARY = re.compile(r"(^|, )(is|are|was|were|do|does|did|can|could|will|would|should|must|may|has|have|had)\b")
-_MONTH = re.compile(r"\b(january|february|march|april|may(?= \d)|june|july|august|september|october|november|"
-                    r"december|(jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\.?|(1[6-9]|20)\d\d)\b", re.I)
+_MONTH = re.compile(r"\b(" + "|".join(r"may(?= \d)" if m == "may" else m for m in MONTHS)  # "May 5", not "may be"
+                    + r"|(" + "|".join(MONTH_ABBREVIATIONS) + r")\.?|(1[6-9]|20)\d\d)\b", re.I)  # or a year
 _CODE = re.compile(r"[\w.$/@^+-]*[._$/@^+][\w.$/@^+-]*\w|[A-Z][\w-]*[A-Z0-9][\w-]*")
 _PERIOD = re.compile(r"q[1-4]|(1[6-9]|20)\d\d|\d+(\.\d+){2,}")  # quarters, years, versions
 _HEADING = re.compile(r"([A-Z]\.)?\d+(\.\d+)*\.?( \S+){1,4}")  # "3 Data types.", "C.6 Cygwin"

@@ -47,11 +47,14 @@ def tex_font_codes_read(text: str) -> str:
     return _TEX_CODE.sub(lambda m: _TEX_LIGATURES.get(m.group(1) or m.group(2)) or _TEX_ACCENTS[m.group(3)], text)
 
 
+MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+          "november", "december")
+# A month's short forms: "Feb", and "Sept" beside "Sep".
+MONTH_ABBREVIATIONS = tuple(m[:3] for m in MONTHS if m != "may") + ("sept",)
 # A full stop after one of these does not end a sentence.
 _ABBREVIATIONS = {
-    "e.g", "i.e", "etc", "vs", "mr", "mrs", "ms", "dr", "prof", "inc", "ltd", "co", "corp",
-    "st", "no", "fig", "approx", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep",
-    "sept", "oct", "nov", "dec", "dept", "est", "al", "cf", "p", "pp", "vol", "ca",
+    "e.g", "i.e", "etc", "vs", "mr", "mrs", "ms", "dr", "prof", "inc", "ltd", "co", "corp", "st", "no", "fig",
+    "approx", "dept", "est", "al", "cf", "p", "pp", "vol", "ca", *MONTH_ABBREVIATIONS,
 }
 # These abbreviate only before a number ("No. 5", "Fig. 3"); before a word they are words.
 _BEFORE_A_NUMBER = {"no", "fig", "vol", "pp"}
@@ -148,8 +151,7 @@ _TOKEN = re.compile(r"[a-z0-9]+(?:[.,'][a-z0-9]+)*%?")
 
 
 # A month is one word however it is written: "Feb 2007" states "February 2007".
-_MONTHS = {name: name[:3] for name in ("january", "february", "march", "april", "june", "july", "august",
-                                       "september", "october", "november", "december", "sept")}
+_MONTHS = {name: name[:3] for name in MONTHS + ("sept",) if name != "may"}
 
 
 # British spellings read as the American ones, so "colour" finds "color" and "licence" "license":
