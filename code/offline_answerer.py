@@ -5,7 +5,8 @@ date, name, yes_no, definition, procedure, other) and quotes the context sentenc
 such a fact next to a key term of the question ("eight suffixes" for "how many suffixes", a
 date for "when", a name for "who"), naming no other period than asked ("Q4" for "Q3"); of
 those, the one with the rarest key term of what is asked (after the wh-word), then the best blend
-of idf-weighted key-term coverage and embedding similarity. A sentence too long to be one statement (a table extracted as
+of idf-weighted key-term coverage (a word of the same family, or a synonym by WordLlama's word
+vectors, "remain" for "stay", counts half) and embedding similarity. A sentence too long to be one statement (a table extracted as
 one run) is read as rows: the words around each key term. One that opens by referring back
 ("This book ...") comes with the sentence before it: never more than two. It refuses (when
 allowed) when a name or number of the question is not in the context, or no sentence carries
@@ -28,7 +29,7 @@ import offline_verifier
 from citations import REFUSAL
 from cli import run_cli
 from config import RAGError
-from offline_embeddings import embed
+from offline_embeddings import embed, reworded_in
 from offline_model import OFFLINE_CHAT, Prompt, read_prompt, task
 from textutils import MONTH_ABBREVIATIONS, MONTHS, STOPWORDS, anchors, clauses, is_title_case, numbers, spelled_out, split_sentences, terms
 
@@ -64,6 +65,8 @@ ROW_BEFORE, ROW_AFTER = 3, 12
 MIN_STATEMENT_WORDS = 3
 # A title-case line longer than this is no heading but a list of names ("Authors: Andrew Makhorin, ...").
 MAX_HEADING_WORDS = 12
+# A key term said in other words ("start" for "begin") counts this much.
+SYNONYM_CREDIT = 0.5
 PREFIX_LETTERS = 6  # words sharing this many first letters count half as one ("registered"/"registrant")
 
 _INJECTION = re.compile(r"\b(ignore|disregard|forget)\b[^.]{0,40}\b(instructions?|prompts?|rules)\b"
@@ -215,8 +218,11 @@ def score(question: str, texts: list[str]) -> list[tuple[float, float, int]]:
     topic = {t for t, d in present.items() if d == min(present.values(), default=0)}
     vectors = np.asarray(embed([question, *texts])) if texts else np.zeros((1, 1))
     kind, scored = answer_kind(question), []
+    asked_as = {terms(w)[0]: w for w in re.findall(r"[a-z]+", question.lower()) if terms(w)}
     for text, words, cosine in zip(texts, found, vectors[1:] @ vectors[0]):
-        coverage = sum(w * _matches(t, words) for t, w in weight.items()) / (sum(weight.values()) or 1.0)
+        reworded = reworded_in(list(asked_as.values()), text)
+        coverage = sum(w * max(_matches(t, words), SYNONYM_CREDIT * (asked_as.get(t) in reworded))
+                       for t, w in weight.items()) / (sum(weight.values()) or 1.0)
         value = TERM_WEIGHT * coverage + (1 - TERM_WEIGHT) * max(float(cosine), 0.0)
         fact = carries(kind, text, question) + carries(kind, text, question, strict=False)
         scored.append((value, coverage, fact + 2 * any(_matches(t, words) for t in topic) if fact else 0))

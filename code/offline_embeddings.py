@@ -56,6 +56,31 @@ def embed(texts: list[str], model: str = "offline/wordllama-l2-256") -> list[lis
     return EMBEDDING_MODELS[model](list(texts)) if texts else []
 
 
+# WordLlama's static vectors set a word close to its synonyms ("begin"/"start" 0.82, "incorrect"/
+# "wrong" 0.75, "receive"/"get" 0.62) and far from unrelated words (mostly under 0.3): a word this
+# close to another is that word, reworded. (Antonyms are close too, "faster"/"slower" 0.55: the
+# verifier checks direction words on its own.)
+SYNONYM_SIMILARITY = 0.6
+
+
+@lru_cache(maxsize=1 << 15)
+def _word_vector(word: str):
+    import numpy as np
+
+    return np.asarray(embed([word])[0])
+
+
+def reworded_in(words: list[str], text: str) -> set[str]:
+    """Those of `words` that a word of `text` says, in other words or the same (WordLlama's vectors)."""
+    import numpy as np
+
+    said = sorted(set(re.findall(r"[a-z]{3,}", text.lower())))
+    if not words or not said:
+        return set()
+    closest = (np.stack([_word_vector(w) for w in words]) @ np.stack([_word_vector(w) for w in said]).T).max(axis=1)
+    return {word for word, similarity in zip(words, closest) if similarity >= SYNONYM_SIMILARITY}
+
+
 def main() -> None:
     import numpy as np
 

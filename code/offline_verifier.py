@@ -13,14 +13,17 @@ the claim:
   direction word where that phrase has the opposite (faster/slower, before/after, ...);
 * its content is covered: each of its phrases has some of its words in the context (an added
   cause such as "because the servers are overloaded" has none), and most of its words are
-  there, or (a paraphrase) enough of them are and its embedding is close to the context's;
+  there, or (a paraphrase) enough of them are and its embedding is close to the context's; a
+  word the context says in other words counts as there ("started" for "began", by WordLlama's
+  word vectors);
 * told to say Yes to what is plausible or broadly consistent, it reads like such a judge: an
   added fact on the context's topic passes; a changed number, name or negation still does not.
 
 What it CANNOT do: see which of two names in a table row or a list a claim swaps, or the order
 in "A takes precedence over B"; read a number written as a fraction in words ("three eighths");
 accept a paraphrase that shares few words with the context ("cut by half" for "reduce by a
-factor of two"); catch an added fact worded with the context's own words.
+factor of two"); catch an added fact worded with the context's own words, or one word changed
+in a claim of many ("The old build produced fast output." for "... gave incorrect output.").
 
 Run alone:  python code/offline_answerer.py    (the stand-in answering and verifying)
 """
@@ -30,7 +33,7 @@ from __future__ import annotations
 import re
 
 from citations import strip_markers
-from offline_embeddings import embed
+from offline_embeddings import embed, reworded_in
 from offline_model import LABEL, Prompt, labelled, parse_context, without_context
 from textutils import anchors, clauses, numbers, spelled_out, split_sentences, terms
 
@@ -197,6 +200,9 @@ def supports(span: str, claim: str, lenient: bool = False) -> bool:
         return False  # a number or name the span does not state
     if not _bound(claim, span) or _contradicts(claim, span):
         return False
+
+    missing = sorted({w for w in re.findall(r"[a-z]{3,}", claim.lower()) if not all(_has(s, stated) for s in _words(w))})
+    stated |= {s for w in reworded_in(missing, span) for s in _words(w)}  # "started" for "began"
 
     def covered(words: set[str]) -> float:
         return sum(_has(w, stated) for w in words) / max(len(words), 1)

@@ -120,6 +120,21 @@ def test_british_spellings_find_american_ones():
     assert "BSD" in reply, f"expected the licence sentence as the answer; got {reply!r}"
 
 
+def test_a_key_term_said_in_other_words_counts():
+    """A question's "stay" is the context's "remain" (WordLlama's word vectors): the one sentence
+    that answers is quoted, not refused for lack of the question's own words."""
+    context = ("[c0] A pending patch must remain open for 14 days before it is merged.\n"
+               "[c1] Patches are sent to the mailing list.\n[c2] The list is archived weekly.")
+    reply = ask("How many days does a contribution have to stay unmerged under review?", context=context)
+    assert "14 days" in reply, f"expected the sentence with 'remain open for 14 days'; got {reply!r}"
+
+
+def test_a_claim_word_said_in_other_words_is_covered_and_another_word_is_not():
+    span = "Work on the parser began in 2019."
+    assert supports(span, "Parser work started in 2019."), "expected 'started' to read as 'began'"
+    assert not supports(span, "Parser work stopped in 2019."), "expected 'stopped' to be no rewording of 'began'"
+
+
 @pytest.mark.parametrize("claim, verdict", [
     ("Q3 revenue was 4.2M EUR.", True),
     ("Q3 revenue was 4.2 million EUR.", True),        # one number, written another way
