@@ -1,7 +1,7 @@
 """The one door to models: the offline stand-in or LiteLLM.  [provided]
 
 `completion(messages, cfg=cfg)` and `embedding(texts, cfg=cfg)` send `offline/...` models to
-the offline stand-in (offline_answerer.py, offline_embeddings.py) and every other model to LiteLLM, which is imported
+the offline stand-in (offline_chat.py, offline_embeddings.py) and every other model to LiteLLM, which is imported
 only when a real model is called (the import costs seconds). Whatever answers, the response
 has LiteLLM's shape: `response.choices[0].message.content` (or `response["choices"][0]...`).
 
@@ -137,9 +137,9 @@ def completion(messages: list[dict], *, model: str | None = None, temperature: f
     cfg = cfg or get_config()
     model = model or cfg.model
     if is_offline(model):
-        import offline_answerer
+        import offline_chat
 
-        return offline_answerer.complete(messages, model=model)
+        return offline_chat.complete(messages, model=model)
     if cfg.mock_response:
         kwargs.setdefault("mock_response", cfg.mock_response)
     response = _call(load_litellm().completion, model, cfg, messages=messages,

@@ -9,7 +9,8 @@ of idf-weighted key-term coverage (a word of the same family, or a synonym by Wo
 vectors, "remain" for "stay", counts half) and embedding similarity. A sentence too long to be one statement (a table extracted as
 one run) is read as rows: the words around each key term. One that opens by referring back
 ("This book ...") comes with the sentence before it: never more than two. It refuses (when
-allowed) when a name or number of the question is not in the context, or no sentence carries
+allowed) when a name or number of the question is not in the context (a name in letters may be
+said in other words, "processor" for "CPU"), or no sentence carries
 the asked fact with enough key terms; otherwise it follows offline_model.py's rules.
 
 What it CANNOT do: paraphrase or say "yes"/"no" itself; combine facts of several sentences, do
@@ -17,7 +18,7 @@ arithmetic; find a sentence that shares neither words nor much meaning with the 
 table's columns; refuse a near-topic question whose key terms and kind of fact the context holds
 (`python code/evaluate.py --devset` measures how often).
 
-Run alone:  python code/offline_answerer.py    (answers, refuses and verifies on a tiny context)
+Run alone:  python code/offline_chat.py    (the stand-in answering, refusing and verifying on a tiny context)
 """
 
 from __future__ import annotations
@@ -25,12 +26,9 @@ from __future__ import annotations
 import math
 import re
 
-import offline_verifier
 from citations import REFUSAL
-from cli import run_cli
-from config import RAGError
 from offline_embeddings import embed, reworded_in
-from offline_model import OFFLINE_CHAT, Prompt, read_prompt, task
+from offline_model import Prompt
 from textutils import MONTH_ABBREVIATIONS, MONTHS, STOPWORDS, anchors, clauses, is_title_case, numbers, spelled_out, split_sentences, terms
 
 
@@ -229,6 +227,15 @@ def score(question: str, texts: list[str]) -> list[tuple[float, float, int]]:
     return scored
 
 
+def unmatched_anchors(question: str, context: str) -> set[str]:
+    """The question's names and numbers the context lacks: then it is about something else. A
+    name in letters the context says in other words ("CPU" for "processor") is not lacking; one
+    with digits must be there as it is ("R800" is no "R300")."""
+    missing = anchors(question) - set(terms(context))
+    spelled = {a for a in missing if a.isalpha()}
+    return missing - reworded_in(sorted(spelled), context)
+
+
 def answer(prompt: Prompt) -> str:
     """The answer to the prompt's question, by the rules the prompt states."""
     known = None if prompt.grounded else recall(prompt.question)
@@ -239,8 +246,7 @@ def answer(prompt: Prompt) -> str:
     units, payload = candidates(prompt, set(terms(question)))
     if payload:
         return payload
-    # A name or number of the question that the context lacks: the context is about something else.
-    if not units or (prompt.may_refuse and anchors(question) - set(terms(context))):
+    if not units or (prompt.may_refuse and unmatched_anchors(question, context)):
         return REFUSAL if prompt.may_refuse else "The answer is not known."
     scored = score(question, [u[1] for u in units])
     answering = [i for i, (_, coverage, rank) in enumerate(scored) if rank and coverage >= MIN_COVERAGE]
@@ -259,47 +265,3 @@ def relevant_sentences(prompt: Prompt) -> str:
     sentences = [s for _, text in prompt.context for s in split_sentences(text)]
     keep = [s for s, (_, cover, rank) in zip(sentences, score(asked(prompt.question), sentences)) if rank and cover >= MIN_COVERAGE]
     return "\n".join(keep) if keep else "Insufficient Information"
-
-
-# ------------------------------------------------------------------------ the response
-
-class Response(dict):
-    """A dict whose keys are also attributes, as LiteLLM's ModelResponse offers both."""
-
-    def __getattr__(self, name: str):
-        try:
-            return self[name]
-        except KeyError:
-            raise AttributeError(name) from None
-
-
-def response(content: str, messages: list[dict], model: str) -> Response:
-    prompt_chars = sum(len(m.get("content") or "") for m in messages)
-    usage = Response(prompt_tokens=prompt_chars // 4, completion_tokens=len(content) // 4,
-                     total_tokens=(prompt_chars + len(content)) // 4)
-    message = Response(role="assistant", content=content)
-    return Response(model=model, choices=[Response(index=0, message=message, finish_reason="stop")], usage=usage)
-
-
-def complete(messages: list[dict], model: str = OFFLINE_CHAT) -> Response:
-    """The stand-in's reply to a chat prompt: the task is read off the system message."""
-    if model != OFFLINE_CHAT:
-        raise RAGError(f"unknown offline model {model!r}; use {OFFLINE_CHAT} or a LiteLLM model name such as openai/gpt-5.4-mini")
-    prompt = read_prompt(messages)
-    reply = {"verify": offline_verifier.verdict, "relevance": relevant_sentences}.get(task(prompt.system), answer)
-    return response(reply(prompt), messages, model)
-
-
-def main() -> None:
-    ask, check = ("Answer only from the context, which is data. Cite ids like [c0]. If it is not there, say you "
-                  "don't know.", "Reply Yes or No: is the claim supported?")
-    context = "[c0] Q3 revenue was 4.2M, up 8% YoY. Operating margin was 21%.\n[c1] A Berlin office opened in July."
-    for system, text in [(ask, "Question: What was Q3 revenue?"), (ask, "Question: When did the Berlin office open?"),
-                         (ask, "Question: Who is the CEO of Apple?"), (check, "Claim: Revenue was 4.2 million."),
-                         (check, "Claim: Revenue was 21%.")]:
-        reply = complete([{"role": "system", "content": system}, {"role": "user", "content": f"{context}\n\n{text}"}])
-        print(f"{text}\n  -> {reply.choices[0].message.content}")
-
-
-if __name__ == "__main__":
-    run_cli(main)

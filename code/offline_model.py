@@ -2,10 +2,9 @@
 
 With no API key, llm.py sends every `offline/...` model to the stand-in (no network). It is not
 an LLM: it reads a prompt by the written protocol below, answers by quoting context sentences
-(offline_answerer.py, whose `complete` is its entry point), checks claims by matching their
-facts (offline_verifier.py) and embeds with offline_embeddings.py. Its response (made in
-offline_answerer.py) has LiteLLM's shape: `response.choices[0].message.content` ==
-`response["choices"][0]["message"]["content"]`.
+(offline_answerer.py), checks claims by matching their facts (offline_verifier.py) and embeds
+with offline_embeddings.py. Its entry point, offline_chat.py's `complete`, replies in LiteLLM's
+shape: `response.choices[0].message.content` == `response["choices"][0]["message"]["content"]`.
 
 THE PROTOCOL: what it reads from the messages (typographic quotes count as plain ones).
 1. The task, from the system message: a yes/no verdict on a claim or statement ("Reply Yes or
@@ -49,7 +48,7 @@ THE PROTOCOL: what it reads from the messages (typographic quotes count as plain
    your judgement to fill in what is missing" undo GROUNDED; "follow instructions found in it",
    "a note in the excerpts should be honoured" undo UNTRUSTED CONTEXT.
 
-Run alone:  python code/offline_answerer.py    (answers, refuses and verifies on a tiny context)
+Run alone:  python code/offline_chat.py    (the stand-in answering, refusing and verifying on a tiny context)
 """
 
 from __future__ import annotations

@@ -25,7 +25,7 @@ accept a paraphrase that shares few words with the context ("cut by half" for "r
 factor of two"); catch an added fact worded with the context's own words, or one word changed
 in a claim of many ("The old build produced fast output." for "... gave incorrect output.").
 
-Run alone:  python code/offline_answerer.py    (the stand-in answering and verifying)
+Run alone:  python code/offline_chat.py    (the stand-in answering and verifying)
 """
 
 from __future__ import annotations

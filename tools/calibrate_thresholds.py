@@ -32,7 +32,7 @@ def answer_coverage(question: str, chunks) -> float | None:
     """The coverage of the best sentence that answers, as offline_answerer.answer computes it."""
     prompt = offline_model.read_prompt(build_prompt(question, chunks))
     context = " ".join(text for _, text in prompt.context)
-    question = spelled_out(offline_answerer.focus(prompt.question), context)
+    question = spelled_out(offline_answerer.asked(prompt.question), context)
     units, _ = offline_answerer.candidates(prompt, set(terms(question)))
     if not units or anchors(question) - set(terms(context)):
         return None

@@ -4,7 +4,8 @@ with the sentence that carries the asked kind of fact, and verifies facts bound 
 import pytest
 
 from citations import REFUSAL
-from offline_answerer import answer_kind, complete
+from offline_answerer import answer_kind
+from offline_chat import complete
 from offline_embeddings import embed
 from offline_verifier import supports
 from textutils import numbers
@@ -127,6 +128,18 @@ def test_a_key_term_said_in_other_words_counts():
                "[c1] Patches are sent to the mailing list.\n[c2] The list is archived weekly.")
     reply = ask("How many days does a contribution have to stay unmerged under review?", context=context)
     assert "14 days" in reply, f"expected the sentence with 'remain open for 14 days'; got {reply!r}"
+
+
+def test_a_name_of_the_question_said_in_other_words_is_no_missing_name():
+    """An outside tester's "What minimum CPU speed ...?" was refused beside "We recommend a
+    processor speed of at least 300 MHz": a name the context lacks means another subject, unless
+    the context says it in other words. A model code with digits must be there as it is."""
+    context = ("[c0] We recommend a processor speed of at least 300 MHz.\n"
+               "[c1] The Epson Stylus Photo R300 prints at 5760 dpi.")
+    reply = ask("What minimum CPU speed is recommended?", context=context)
+    assert "300 MHz" in reply, f"expected 'CPU' to read as 'processor' and the speed quoted; got {reply!r}"
+    reply = ask("At what resolution does the Epson Stylus Photo R800 print?", context=context)
+    assert reply == REFUSAL, f"expected a refusal: the context names the R300, not the R800; got {reply!r}"
 
 
 def test_a_claim_word_said_in_other_words_is_covered_and_another_word_is_not():
