@@ -9,8 +9,9 @@ the claim:
 * each number is bound to its subject: it is stated in the context phrase (a clause, or a part
   of one joined by "and") that shares the most words with the claim phrase that holds it, so
   "Revenue was 21%." is not supported by "Q3 revenue 4.2M, margin 21%.";
-* no claim phrase differs in negation from the context phrase that matches it best, or holds a
-  direction word where that phrase has the opposite (faster/slower, before/after, ...);
+* no claim phrase differs in negation from the context phrase that matches it best ("cannot"
+  and "is unable to" agree), or holds a direction word where that phrase has the opposite
+  (faster/slower, before/after, ...);
 * its content is covered: each of its phrases has some of its words in the context (an added
   cause such as "because the servers are overloaded" has none), and most of its words are
   there, or (a paraphrase) enough of them are and its embedding is close to the context's; a
@@ -46,7 +47,7 @@ MIN_PHRASE_COVERAGE = 0.3
 # Words sharing this many first letters count as one ("miscompiles"/"mis-compiled").
 PREFIX_LETTERS = 5
 
-_NEGATION = re.compile(r"\b(not|no|never|none|nor|neither|cannot|nothing|nobody)\b|n't\b|!=", re.I)
+_NEGATION = re.compile(r"\b(not|no|never|none|nor|neither|cannot|nothing|nobody|unable)\b|n't\b|!=", re.I)
 _WITH_NO = re.compile(r"\bwith no\b|\bwithout\b", re.I)  # "with no restriction" = "without restriction"
 # The two sides of a direction: a claim with one side's word against a phrase with only the other's.
 _SIDES = [("faster quicker larger bigger greater higher more increase improve up", "slower smaller lower less fewer "
@@ -134,7 +135,9 @@ def _words(text: str) -> set[str]:
 
 
 def _content(text: str) -> set[str]:
-    return {w for w in _words(text) if not (w[0].isdigit() or numbers(w) or w in _NUMBER_UNITS)}
+    """The words a claim must have covered: not its numbers (bound on their own) nor its negations
+    (compared phrase by phrase: "cannot" is covered by "unable to")."""
+    return {w for w in _words(text) if not (w[0].isdigit() or numbers(w) or w in _NUMBER_UNITS or _NEGATION.fullmatch(w))}
 
 
 def _has(word: str, found: set[str]) -> bool:

@@ -165,7 +165,7 @@ def _is_document(arg: str) -> bool:
 def parse_args(argv: list[str] | None):
     parser = ArgumentParser(prog="rag.py", description="Ask a question about PDFs; get a cited, verified answer.")
     parser.add_argument("question", nargs="?", default=None, help=f'the question (default: "{DEFAULT_QUESTION}")')
-    parser.add_argument("pdfs", nargs="*", help="PDF files or folders (default: the built-in sample)")
+    parser.add_argument("pdfs", nargs="*", help="PDF files or folders, subfolders included (default: the built-in sample)")
     add_pipeline_flags(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--show-context", action="store_true", help="print the retrieved chunks")

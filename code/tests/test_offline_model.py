@@ -181,6 +181,18 @@ def test_verifier_binds_numbers_and_negations_to_their_subject_and_normalises_fo
     assert supports(span, claim) is verdict
 
 
+@pytest.mark.parametrize("claim, verdict", [
+    ("When the bases are exhausted, the server cannot accept new client connections.", True),
+    ("When the bases are exhausted, the server can accept new client connections.", False),
+    ("When the bases are exhausted, the server still accepts new client connections.", False),
+])
+def test_unable_to_is_a_negation(claim, verdict):
+    """An outside tester's paraphrase: "cannot accept" says what "is unable to accept" says, and
+    "can accept" says the opposite (before, the verifier read it the other way round)."""
+    span = "When the bases are exhausted, the server is unable to accept new client connections."
+    assert supports(span, claim) is verdict, f"expected {verdict} for {claim!r} against {span!r}"
+
+
 def test_every_sentence_supports_itself():
     """A claim that repeats its span word for word is supported, whatever it holds: a hyphenated
     name ("X-Ray"), a clause with no content word ("If, however, ..."), a plural name."""
