@@ -1,6 +1,7 @@
 """Step 1, page layout: what a PDF page's lines are, beyond their words.  [provided]
 
-`pdf_loader` calls these on each page's text: `strip_running_lines` drops running headers,
+`pdf_loader` reads each page with `page_text`, which marks an exponent set after a number ("2^31",
+which pypdf gives as "231"), and calls these on the text: `strip_running_lines` drops running headers,
 footers and page numbers; `mark_headings` ends heading and list-item lines with a full stop so
 chunking cannot glue them to the next sentence; `is_glued` notices a text layer that lost the
 spaces between its words (`glued_share`; the loader then warns: answers from such text are poor).
@@ -18,6 +19,32 @@ from pathlib import Path
 from cli import run_cli
 from config import REPO_ROOT, RAGError
 from textutils import is_title_case
+
+
+# An exponent is set as a smaller, raised run right after a number: "2" then "31". pypdf gives its
+# digits as the number's own ("231" for 2^31). A run at most this share of the number's font size.
+EXPONENT_SIZE = 0.8
+_EXPONENT = re.compile(r"\s*[-\u2212]?\d+\s*")
+# Its base is a number of one or two digits (2, 10, 16); after a longer one ("ISO/IEC 60059",
+# "2019") a small raised digit is a footnote mark.
+_BASE = re.compile(r"(?<![\w.,])\d{1,2}$")
+
+
+def page_text(page) -> str:
+    """The text of a pypdf page as pypdf extracts it, with each exponent after a number marked
+    ("2^31", "10^9"). A footnote mark set after a number of one or two digits reads as one too."""
+    runs: list[tuple[str, float, float]] = []  # (text, font size, baseline) of each run drawn
+
+    def visit(text, cm, tm, font, size):
+        if text.strip():
+            runs.append((text, size * abs(tm[3] * cm[3]) or size, tm[5] * cm[3] + cm[5]))
+
+    text = page.extract_text(visitor_text=visit) or ""
+    for (before, size, base), (raised, small, top) in zip(runs, runs[1:]):
+        if _EXPONENT.fullmatch(raised) and _BASE.search(before) and small <= EXPONENT_SIZE * size and top > base:
+            tail, power = before[-12:], raised.strip()
+            text = re.sub(re.escape(tail) + r"\s?" + re.escape(power), lambda _: f"{tail}^{power}", text, count=1)
+    return text
 
 
 def strip_running_lines(pages: list[str], edge: int = 2, printed: list[str] | None = None) -> list[str]:

@@ -31,7 +31,7 @@ from pathlib import Path
 from citations import CITE, GROUPED
 from cli import UNPRINTABLE, as_text, one_line, run_cli
 from config import REPO_ROOT, RAGError, get_config
-from page_layout import GLUED_WORD, is_glued, mark_headings, strip_running_lines
+from page_layout import GLUED_WORD, is_glued, mark_headings, page_text, strip_running_lines
 from textutils import tex_accents_joined, tex_font_codes_read
 
 
@@ -159,7 +159,7 @@ def _read_pages(reader, path: Path, on_page) -> tuple[list[str], list[int]]:
     try:
         for number, page in enumerate(reader.pages, start=1):
             before = complaints.count
-            text = clean_text((page.extract_text() or "") + "\n\n" + form_values(page))
+            text = clean_text(page_text(page) + "\n\n" + form_values(page))
             if not text and (complaints.count > before or _unreadable(page)):
                 damaged.append(number)
             pages.append(text)

@@ -161,3 +161,17 @@ def test_tex_accents_join_their_letters(tmp_path):
     assert clean_text("its r\u02c6ole, by Ma\u00a8\u0131eul") == "its r\u00f4le, by Ma\u00efeul"  # glyphs the test PDF's font lacks
     assert clean_text("Louren\u00b8co, Fran\u00b8cois") == "Louren\u00e7o, Fran\u00e7ois"
     assert clean_text("the company\u00b4s staff don\u00b4t") == "the company's staff don't", "an acute for an apostrophe"
+
+
+def test_an_exponent_set_small_and_raised_after_a_number_is_marked(tmp_path):
+    """pypdf gives "2" and a raised "31" as "231" (an outside tester's "2 × 10⁹" read "2 × 109"):
+    a smaller, raised run of digits after a number of one or two digits is its exponent. After a
+    longer number ("ISO/IEC 60059" and a raised "1") it is a footnote mark, left as it is."""
+    def run(size, x, y, text):
+        return f"BT /F1 {size} Tf {x} {y} Td ({text}) Tj ET ".encode()
+    stream = (run(11, 72, 700, "Long vectors have 2") + run(7, 186, 704, "31") + run(11, 195, 700, " or more elements, and 2 x 10")
+              + run(7, 340, 704, "9") + run(11, 345, 700, " is the limit.") + run(11, 72, 680, "It follows ISO/IEC 60059")
+              + run(7, 214, 684, "1") + run(11, 219, 680, " closely."))
+    [text] = load_pdf_pages(write_blank_pdf(tmp_path / "powers.pdf", 1, stream))
+    assert "have 2^31 or more" in text and "2 x 10^9 is" in text, f"expected the exponents marked with ^; got {text!r}"
+    assert "60059^" not in text, f"expected a footnote mark after a long number left alone; got {text!r}"
