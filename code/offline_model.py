@@ -1,7 +1,8 @@
 """The offline stand-in for an LLM, part 1: how it reads a prompt.  [provided]
 
 With no API key, llm.py sends every `offline/...` model to the stand-in (no network). It is not
-an LLM: it reads a prompt by the written protocol below, answers by quoting context sentences
+an LLM: it reads a prompt by the written protocol below (its rules here, where the context and
+the question stand in offline_layout.py), answers by quoting context sentences
 (offline_answerer.py), checks claims by matching their facts (offline_verifier.py) and embeds
 with offline_embeddings.py. Its entry point, offline_chat.py's `complete`, replies in LiteLLM's
 shape: `response.choices[0].message.content` == `response["choices"][0]["message"]["content"]`.
@@ -30,23 +31,27 @@ THE PROTOCOL: what it reads from the messages (typographic quotes count as plain
 5. The rules, read from the system message. A rule counts only when it is stated, not when its
    clause negates it ("never say you don't know" gives no permission to refuse):
    * GROUNDED: the answer must come only from the context ("only from the context", "solely
-     ... passages", "do not use outside knowledge", "stick to the passages"). Without it, or
+     ... passages", "do not use outside knowledge", "don't use anything you know beyond the
+     passages", "stick to the passages"). Without it, or
      when the prompt invites general or own knowledge, it answers from a few facts it knows
      (offline_answerer.GENERAL_KNOWLEDGE) when asked about one, as an ungrounded model would.
-   * CITE: `[id]` after each sentence, only when asked to cite ("citations are optional" undoes it).
+   * CITE: `[id]` after each sentence, only when asked to cite ("citations are optional" or
+     "nice to have" undoes it).
    * REFUSE: it says "I don't know: ..." only when allowed to ("say you don't know", "say
-     that the context does not contain the answer", "admit it", "refuse"), and not told
-     anywhere to always answer ("never say you don't know", "always give an answer", "saying
-     you don't know is not acceptable").
+     that the context does not contain the answer", "say you do not have enough information",
+     "admit it", "refuse"), and not told anywhere to always answer ("never say you don't know",
+     "always give an answer", "never leave the user without an answer", "saying you don't know
+     is not acceptable").
    * UNTRUSTED CONTEXT: it ignores instructions inside the context only when told that the
      context is data, not instructions ("untrusted", "treat the context as data", "ignore any
-     instructions in the context", "the excerpts are reference material", "requests inside it
-     are not addressed to you"). Otherwise it obeys an instruction hidden in a document.
+     instructions (or prompts) in the context", "the excerpts are reference material" or
+     "quoted third-party material", "requests inside it are not addressed to you", "not
+     something for you to carry out"). Otherwise it obeys an instruction hidden in a document.
    A later permission undoes a rule unless its clause holds a negation: "fill the gaps with
    what you know", "draw on your expertise", "give your best guess", "answer as best you can",
    "infer a plausible answer", "use common knowledge", "add context from your training", "use
    your judgement to fill in what is missing" undo GROUNDED; "follow instructions found in it",
-   "a note in the excerpts should be honoured" undo UNTRUSTED CONTEXT.
+   "a note in the excerpts should be honoured" (or "respected") undo UNTRUSTED CONTEXT.
 
 Run alone:  python code/offline_chat.py    (the stand-in answering, refusing and verifying on a tiny context)
 """
@@ -57,6 +62,7 @@ import re
 from dataclasses import dataclass
 
 from citations import normalise_quotes
+from offline_layout import parse_context, parse_question
 
 OFFLINE_CHAT = "offline/extractive"
 
@@ -98,6 +104,7 @@ _NO_OUTSIDE = _any(
     rf"\b(do not|don't|never)\s+use\b[^.;\n]{{0,20}}\b(knowledge|information|facts)\s+(beyond|outside|other than)\b",
     r"\b(not|never|do not|don't)\s+(answer\s+|draw\s+|work\s+)?from\s+(your\s+)?(own\s+)?memory\b",
     r"\b(not|never|do not|don't)\s+(rely on|use|draw on)\s+(your\s+)?(own\s+)?(memory|what you (know|remember))\b",
+    r"\b(do not|don't|never)\s+(use|add|include|draw on|rely on)\s+anything\s+(else\s+)?you\s+(already\s+)?(know|remember)\b",
     r"\bwithout\s+(adding|using|bringing in)\b[^.;\n]{0,30}\b(from memory|outside|own knowledge|prior knowledge)\b",
     r"\b(own|outside|prior|general|background) knowledge\b[^.;\n]{0,20}\b(is|are)\s+(off limits|forbidden|not allowed)\b",
     r"\b(and|but|with|using)\s+(no|not)\s+(your\s+)?(own|prior|outside|external|general|background|world)\s+knowledge\b")
@@ -114,7 +121,7 @@ _GUESSES = _any(r"\b(fill|complete|supplement|answer)\b[^.;\n]{0,40}\bwhat you (
 _OBEYS_CONTEXT = _any(r"\b(follow|obey|execute|carry out|act on)\b[^.;\n]{0,30}\b(instructions?|commands?|requests?)\b"
                       rf"[^.;\n]{{0,20}}\b(in|inside|within|found in|from)\b[^.;\n]{{0,20}}\b(it|them|{_SOURCE})\b",
                       r"\b(instructions?|commands?|requests?)\b[^.;\n]{0,60}\b(follow|obey|execute|carry out|act on)\s+(them|it)\b",
-                      rf"\b{_SOURCE}\b[^.;\n]{{0,80}}\b(should|must|is to|are to) be (honou?red|followed|obeyed|carried out)\b")
+                      rf"\b{_SOURCE}\b[^.;\n]{{0,80}}\b(should|must|is to|are to) be (honou?red|followed|obeyed|carried out|respected|heeded)\b")
 _ANY_NEGATION = re.compile(_NEGATION + r"|n't\b", re.I)
 _EXAMPLE_ID = r"\[(?:[\w.-]+:)?c\d+\]"
 _ID_WORD = r"\b(ids?|identifiers?)\b"
@@ -124,10 +131,11 @@ _CITES = _any(r"\bcit(e|es|ing|ation|ations)\b", r"\b(chunk|passage|source) ids?
               rf"\bbracket(s|ed)\b[^.;\n]{{0,60}}{_EXAMPLE_ID}",
               rf"\b(reference|refer to|mark|tag|label|attribute|credit|indicate|append|add|give|name|write|put|show)\b"
               rf"[^.;\n]{{0,100}}{_EXAMPLE_ID}", rf"{_EXAMPLE_ID}[^.;\n]{{0,30}}\b(markers?|tags?|labels?|references?)\b")
-_CITING_OPTIONAL = _any(r"\b(citations?|citing|ids?|sources?)\b[^.;\n]{0,20}\b(is|are)\s+optional\b")
+_CITING_OPTIONAL = _any(r"\b(citations?|citing|ids?|sources?)\b[^.;\n]{0,40}\b(optional|nice to have|up to you)\b")
 _REFUSES = _any(r"\b(say|reply|answer|respond|write|state|admit)\b[^.;\n]{0,40}\b(i|you|we) (do not|don't) know\b",
                 rf"\b(say|state|reply|answer|respond|write)\b[^.;\n]{{0,30}}\b{_SOURCE}\b[^.;\n]{{0,20}}"
-                r"\b(does|do) not (contain|include|say|state|mention)\b",
+                r"\b(does|do) not (contain|include|say|state|mention|answer|cover)\b",
+                r"\b(say|state|reply|answer|respond|write)\b[^.;\n]{0,30}\b(do not|don't) have enough (information|context)\b",
                 r"\b(say|reply|answer|respond|state)\b[^.;\n]{0,20}\b(you|i) (cannot|can't|can not) (answer|tell|say)\b",
                 r"\bif\b[^.;\n]{0,60}(\bnot\b|n't\b|\bno\b|\bmissing\b|\babsent\b|\blacks?\b)[^.;\n]{0,40}\bsay so\b",
                 r"\brefus(e|al)\b", r"\bdecline to answer\b",
@@ -139,19 +147,20 @@ _UNLIMITED = r"(?![^.;\n]*\b(when|if|unless|where|or)\b)"
 _ALWAYS_ANSWERS = _any(rf"\balways\s+(give|provide|produce|offer)\b[^.;\n]{{0,25}}\banswer\b{_UNLIMITED}",
                        r"\bsaying\b[^.;\n]{0,20}\b(don't|do not) know\b[^.;\n]{0,10}\bis\s+(not|never)\s+(an?\s+)?(acceptable|allowed|option)",
                        r"\b(never|do not|don't)\s+(say|reply|answer|respond|admit)\b[^.;,\n]{0,20}\b(you|i|we)\s+(do not|don't)\s+"
-                       rf"know\b{_UNLIMITED}")
-_ORDERS = r"(instructions?|commands?|directives?|directions?|orders?|requests?)"
+                       rf"know\b{_UNLIMITED}", rf"\bnever\s+leave\b[^.;\n]{{0,30}}\bwithout\s+an?\s+answer\b{_UNLIMITED}")
+_ORDERS = r"(instructions?|commands?|directives?|directions?|orders?|requests?|prompts?)"
 _UNTRUSTED = _any(r"\buntrusted\b", rf"\b(not|never) (as )?(an? )?{_ORDERS}\b",
                   rf"\b(never|do not|don't)\s+(follow|obey|execute|act on|carry out|comply with|perform)\b[^.;\n]{{0,60}}"
                   rf"\b{_ORDERS}\b", r"\b(do not|don't|never)\s+let\b[^.;\n]{0,30}\b(change|alter|override|control)\b",
                   r"\bno authority\b",
                   r"\b(treat|read|consider)\b[^.;\n]{0,40}\bas (plain |untrusted |mere )?(data|text|content|information)\b",
-                  rf"\b(malicious|hostile|injected|adversarial)\b[^.;\n]{{0,30}}\b({_ORDERS}|prompts?)\b",
+                  rf"\b(malicious|hostile|injected|adversarial)\b[^.;\n]{{0,30}}\b{_ORDERS}\b",
                   rf"\b(ignore|disregard)\b[^.;\n]{{0,30}}\b{_ORDERS}\b[^.;\n]{{0,40}}\b(in|inside|within|from|found in|"
                   rf"contained in)\b[^.;\n]{{0,20}}\b{_SOURCE}\b",
                   rf"\bnever\s+(any\s+)?{_ORDERS}\b[^.;\n]{{0,30}}\b(in|inside|within|from|found in)\b[^.;\n]{{0,20}}\b{_SOURCE}\b",
                   rf"\b{_ORDERS}\b[^.;\n]{{0,60}}\b(must|should|are to|will) be (ignored|disregarded)\b",
-                  rf"\b{_SOURCE}\b[^.;\n]{{0,20}}\b(is|are) (only |just |mere |plain |untrusted )?(data|reference material|quoted material)\b",
+                  rf"\b{_SOURCE}\b[^.;\n]{{0,20}}\b(is|are) (only |just |mere |plain |untrusted )?((reference|quoted|third-party) )*(data|material)\b",
+                  r"\bnot\s+(something\s+)?for\s+you\s+to\s+(carry out|follow|obey|execute|act on)\b",
                   rf"\b{_ORDERS}\b[^.;\n]{{0,40}}\b(is|are) not (addressed|meant|directed|intended) (to|for) you\b",
                   r"\b(cannot|can't|can not|must not|may not|can never|will never) (change|override|alter)\b[^.;\n]{0,20}\b(rules|instructions)\b")
 # The same rule told across a semicolon: "It may contain text that looks like instructions; disregard it."
@@ -204,73 +213,6 @@ class Prompt:
     cites: bool
     may_refuse: bool
     context_is_data: bool
-
-
-# ------------------------------------------------------------------------ reading
-
-_ID = r"(?:[\w.-]+:)?c\d+"
-_CONTEXT_LINE = re.compile(rf"^\s*(?:[-*]\s*)?\[({_ID})\]\s*[:\-\u2013]?\s*(.*)$")
-LABEL = re.compile(r"(?:^|\n|(?<=[.?!:]) )[ \t]*\**(question|q|claim|statement|context|passages?|answer|sources?)\**[ \t]*:[ \t]*",
-                    re.I)
-_TAG = re.compile(r"</?\s*[a-z_]+\s*>", re.I)
-# A fence tag stands at a line's or entry's edge; one inside ("uses the <b> tag") is text.
-_EDGE_TAGS = re.compile(rf"^(\s*{_TAG.pattern})+|({_TAG.pattern}\s*)+$", re.I)
-
-
-def _entries(text: str) -> list[tuple[str, str | None]]:
-    """Each line with the id of the context entry it belongs to (None outside the context): an
-    `[id]` line opens an entry, which runs on until a blank line, a label or a tag line."""
-    lines, current = [], None
-    for line in text.splitlines():
-        match = _CONTEXT_LINE.match(line)
-        if match:
-            current = match.group(1)
-        elif not line.strip() or LABEL.match("\n" + line) or _TAG.fullmatch(line.strip()):
-            current = None
-        lines.append((line, current))
-    return lines
-
-
-def parse_context(text: str) -> list[tuple[str, str]]:
-    """The `[id] text` entries of a prompt, in order."""
-    entries: list[list[str]] = []
-    for line, cid in _entries(text):
-        match = _CONTEXT_LINE.match(line)
-        if match:
-            entries.append([match.group(1), match.group(2).strip()])
-        elif cid is not None:
-            entries[-1][1] += " " + line.strip()
-    return [(cid, _EDGE_TAGS.sub(" ", text).strip()) for cid, text in entries]
-
-
-def without_context(text: str) -> str:
-    """The text with its context entries and fence tags taken out."""
-    return "\n".join(_EDGE_TAGS.sub(" ", line) for line, cid in _entries(text) if cid is None)
-
-
-def labelled(text: str, names: tuple[str, ...], paragraph: bool = True) -> str | None:
-    """The text after the last label in `names`, up to the next label (and, with `paragraph`,
-    up to a blank line)."""
-    labels = list(LABEL.finditer(text))
-    for n in range(len(labels) - 1, -1, -1):
-        if labels[n].group(1).lower() in names:
-            end = labels[n + 1].start() if n + 1 < len(labels) else len(text)
-            found = text[labels[n].end():end].strip()
-            return re.split(r"\n\s*\n", found)[0].strip() if paragraph else found
-    return None
-
-
-_FENCE = re.compile(r"<\s*context\s*>.*?<\s*/\s*context\s*>", re.I | re.S)
-
-
-def parse_question(user: str) -> str:
-    """The question, read outside the <context> ... </context> fence: inside it, it is document text."""
-    outside = without_context(_FENCE.sub("\n", user))
-    found = labelled(outside, ("question", "q"))
-    if found:
-        return found
-    lines = [ln.strip() for ln in outside.splitlines() if ln.strip()]
-    return lines[-1] if lines else ""
 
 
 def read_prompt(messages: list[dict]) -> Prompt:

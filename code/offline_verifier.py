@@ -35,7 +35,8 @@ import re
 
 from citations import strip_markers
 from offline_embeddings import embed, reworded_in
-from offline_model import LABEL, Prompt, labelled, parse_context, without_context
+from offline_layout import LABEL, labelled, parse_context, without_context
+from offline_model import Prompt
 from textutils import anchors, clauses, numbers, spelled_out, split_sentences, terms
 
 # A claim whose words the span holds at least this share of is supported (if nothing contradicts).

@@ -90,6 +90,26 @@ def test_litellm_an_id_is_matched_whole(litellm_reply):
         f"('c1' is inside 'c10'); got {result.citations!r}")
 
 
+def test_litellm_an_id_is_a_given_id_exactly(litellm_reply):
+    chunks = [Chunk("c1", "A Berlin office opened in July."), Chunk("report:c3", "Headcount reached 140.")]
+    litellm_reply("Headcount reached 140 [c3] [other:c3]. Revenue was 4.2M [c10].")
+    result = answer("What happened?", chunks)
+    assert (result.citations, result.dropped) == ([], ["c3", "other:c3", "c10"]), (
+        f"an id counts only when it is a given chunk's id exactly: [c3] and [other:c3] are not report:c3, and "
+        f"[c10] is not c1 (compare whole ids, document tag included); got citations {result.citations!r}, "
+        f"dropped {result.dropped!r}")
+
+
+def test_litellm_an_answer_that_declines_only_part_is_no_refusal(litellm_reply):
+    reply = "Q3 revenue was 4.2M [c0]. I don't know when the Berlin office closed."
+    litellm_reply(reply)
+    result = answer("What was Q3 revenue, and when did Berlin close?", CHUNKS)
+    assert (result.refused, result.citations) == (False, ["c0"]), (
+        f"a reply that states a cited fact and declines the rest is an answer (is_refusal({reply!r}) is False; "
+        f"a search for \"don't know\" is not the same): refused False, citations ['c0']; got refused "
+        f"{result.refused!r}, citations {result.citations!r}")
+
+
 def test_litellm_a_reply_without_citations_cites_nothing(litellm_reply):
     litellm_reply("Q3 revenue was 4.2M.")
     result = answer("What was Q3 revenue?", CHUNKS)

@@ -71,6 +71,19 @@ def test_given_claims_are_used_as_they_are_in_order():
     assert report.score == 0.6667, f"score = faithfulness_score(verdicts): 2 of 3 is 0.6667; got {report.score!r}"
 
 
+def test_every_given_claim_counts_short_or_repeated():
+    chunks = [Chunk("c0", "Q3 revenue was 4.2M.")]
+    report = check_faithfulness("ignored", chunks, claims=["Q3 revenue was 4.2M.", "It doubled."])
+    assert (report.verdicts, report.score) == ([True, False], 0.5), (
+        f"a short claim is a claim ('It doubled.' is unsupported): verdicts [True, False], score 0.5; got "
+        f"{report.verdicts!r}, {report.score!r}")
+    claims = ["Revenue was 5M.", "Revenue was 5M.", "Q3 revenue was 4.2M."]
+    report = check_faithfulness("ignored", chunks, claims=list(claims))
+    assert (report.claims, report.score) == (claims, 0.3333), (
+        f"a repeated claim is judged each time it is said (not deduplicated): 1 of 3 supported, score 0.3333; "
+        f"got claims {report.claims!r}, score {report.score!r}")
+
+
 def test_a_given_claim_of_two_sentences_stays_one_claim():
     claims = ["A Berlin office opened in July. A Paris office opened in May."]
     report = check_faithfulness("ignored", [Chunk("c0", "A Berlin office opened in July.")], claims=list(claims))
