@@ -40,7 +40,8 @@ def chunk_text(text: str, chunk_size: int, overlap: int, source: str = "doc") ->
 
     The rules, in full:
     * tokens are the words of `text.split()`: any run of spaces, tabs or newlines separates two
-      tokens, and a chunk's text is its tokens joined by single spaces;
+      tokens, and a chunk's text is its tokens in order, joined by single spaces (or spaced as
+      the document spaced them: build_prompt puts each chunk on one line either way);
     * window i covers tokens [i*step, i*step + chunk_size) with step = chunk_size - overlap, so
       neighbouring chunks share exactly `overlap` tokens;
     * ids count from 'c0' in order; `start` is the index of the window's first token;

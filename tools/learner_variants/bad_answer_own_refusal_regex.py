@@ -1,6 +1,8 @@
 # replaces: answer
-# kind: correct
+# kind: mistake
 # description: its own refusal detection (don't / don’t / do not / cannot know|answer, "not in the context", "does not contain") instead of the provided is_refusal
+# violates: "a refusal (`is_refusal(text)`, provided) has citations == []" (answer docstring)
+# note: judged correct until is_refusal read a reply that answers in part (2026-12-01; the lesson, §7 M4: "X [c4]. I don't know when." is an answer); this regex refuses it and drops its citation
 import re
 _SAYS_NO = re.compile(r"\b(?:i|we)\s+(?:don['’]t|do\s+not|cannot|can['’]t)\s+(?:know|answer|find)\b"
                       r"|\b(?:does\s+not|doesn['’]t)\s+(?:contain|include|mention|say)\b"
