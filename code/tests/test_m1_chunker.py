@@ -24,6 +24,16 @@ def test_spec_example_gives_four_overlapping_chunks():
     assert all(c.source == "doc" for c in chunks), "the default source is 'doc'"
 
 
+def test_each_call_gives_new_chunks():
+    first = chunk_text("A B C D E F G H I J", chunk_size=4, overlap=2)
+    first[0].id, first[0].start = "report:c9", 40  # as chunk_pages renumbers and shifts a page's chunks
+    again = chunk_text("A B C D E F G H I J", chunk_size=4, overlap=2)
+    assert (again[0].id, again[0].start) == ("c0", 0), (
+        f"a second call with the same text gives chunks of its own, counted from 'c0' again: a cache that hands "
+        f"back the same Chunk objects lets a caller's changes leak into the next call; got id {again[0].id!r}, "
+        f"start {again[0].start!r}")
+
+
 def test_source_is_carried():
     sources = {c.source for c in chunk_text("a b c d e", 2, 1, source="report.pdf")}
     assert sources == {"report.pdf"}, "every chunk carries the source it was given"
