@@ -32,16 +32,17 @@ def test_spec_example_supported_then_hallucinated():
     assert isinstance(report, FaithfulnessReport), "check_faithfulness returns a FaithfulnessReport"
     assert report.claims == ["Q3 revenue was 4.2M.", "Margin was 40%."], (
         f"one claim per sentence (split_claims), in the answer's order; got {report.claims!r}")
+    hint = {(False, True): "they are the wrong way round: your question asks the other way ('Is the claim a "
+                           "hallucination?': then 'Yes' means unsupported); ask with _VERIFY_SYSTEM, read 'Yes' as supported",
+            (True, True): "both are Yes: the verifier may see the answer itself; show it the context and one claim, never "
+                          "the answer it is checking (a judge reads all it is shown)",
+            (False, False): "both are No: the offline verifier may not have found the claim in your user message "
+                            "('Claim: <claim>' always works; rule 4 of the protocol in code/offline_model.py lists the "
+                            "other layouts), or the claims went to the model together"}
     assert report.verdicts == [True, False], (
-        "the spec's example: 4.2M is supported by [c0], 40% is not (the context says 21%); "
-        f"got {report.verdicts!r}. If every verdict is the same, check first that each claim gets a "
-        f"model call of its own (one call per claim, one reply per verdict); else the offline verifier may not have "
-        f"found the claim in your user message: 'Claim: <claim>' always works (rule 4 of the "
-        f"protocol in code/offline_model.py lists the other layouts). If they are the wrong way round, "
-        f"the question asks the other way ('Is the claim a hallucination?': then 'Yes' means "
-        f"unsupported): ask with _VERIFY_SYSTEM, and read 'Yes' as supported. If both are Yes and the "
-        f"claim is found, the verifier may see the answer itself: show it the context and one claim, "
-        f"never the answer it is checking (a judge reads all it is shown)")
+        f"the spec's example: 4.2M is supported by [c0], 40% is not (the context says 21%); got {report.verdicts!r}: "
+        + hint.get(tuple(report.verdicts), "one verdict per claim: each claim gets a model call of its own, one reply "
+                                            "per verdict"))
     assert report.score == 0.5, "score = faithfulness_score(verdicts)"
 
 
