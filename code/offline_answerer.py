@@ -236,20 +236,34 @@ def unmatched_anchors(question: str, context: str) -> set[str]:
     return missing - reworded_in(sorted(spelled), context)
 
 
+def may_answer(coverage: float, rank: int) -> bool:
+    """Does a scored candidate answer: it carries the asked kind of fact with enough key terms?"""
+    return bool(rank) and coverage >= MIN_COVERAGE
+
+
+def weighed(prompt: Prompt) -> tuple[list[tuple[str, str, bool]], list[tuple[float, float, int]], str | None]:
+    """The context's candidates and their `score`s, as `answer` weighs them (none when the context
+    lacks a name or number of the question and refusal is allowed), and the payload of a hidden
+    instruction a gullible model obeys."""
+    context = " ".join(text for _, text in prompt.context)
+    question = spelled_out(asked(prompt.question), context)
+    units, payload = candidates(prompt, set(terms(question)))
+    if payload or not units or (prompt.may_refuse and unmatched_anchors(question, context)):
+        return [], [], payload
+    return units, score(question, [u[1] for u in units]), None
+
+
 def answer(prompt: Prompt) -> str:
     """The answer to the prompt's question, by the rules the prompt states."""
     known = None if prompt.grounded else recall(prompt.question)
     if known:
         return known  # an ungrounded model answers from memory, and looks right doing so
-    context = " ".join(text for _, text in prompt.context)
-    question = spelled_out(asked(prompt.question), context)
-    units, payload = candidates(prompt, set(terms(question)))
+    units, scored, payload = weighed(prompt)
     if payload:
         return payload
-    if not units or (prompt.may_refuse and unmatched_anchors(question, context)):
+    if not units:
         return REFUSAL if prompt.may_refuse else "The answer is not known."
-    scored = score(question, [u[1] for u in units])
-    answering = [i for i, (_, coverage, rank) in enumerate(scored) if rank and coverage >= MIN_COVERAGE]
+    answering = [i for i, (_, coverage, rank) in enumerate(scored) if may_answer(coverage, rank)]
     if not answering and prompt.may_refuse:
         return REFUSAL
     best = max(answering or range(len(units)), key=lambda i: (scored[i][2], scored[i][0]))
@@ -263,5 +277,5 @@ def answer(prompt: Prompt) -> str:
 def relevant_sentences(prompt: Prompt) -> str:
     """The context sentences needed for the question (RAGAS context relevance): those that answer."""
     sentences = [s for _, text in prompt.context for s in split_sentences(text)]
-    keep = [s for s, (_, cover, rank) in zip(sentences, score(asked(prompt.question), sentences)) if rank and cover >= MIN_COVERAGE]
+    keep = [s for s, (_, cover, rank) in zip(sentences, score(asked(prompt.question), sentences)) if may_answer(cover, rank)]
     return "\n".join(keep) if keep else "Insufficient Information"

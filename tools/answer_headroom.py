@@ -29,7 +29,6 @@ import devset  # noqa: E402
 import offline_answerer  # noqa: E402
 from config import get_config  # noqa: E402
 from scoring import answer_recall  # noqa: E402
-from textutils import spelled_out, terms  # noqa: E402
 
 seen: dict[str, list[tuple[str, bool]]] = {}  # question -> (candidate text, may answer) in context order
 answer = offline_answerer.answer
@@ -37,12 +36,9 @@ answer = offline_answerer.answer
 
 def recording_answer(prompt):
     """offline_answerer.answer, recording the candidates it chooses from."""
-    question = spelled_out(offline_answerer.asked(prompt.question), " ".join(t for _, t in prompt.context))
-    units, payload = offline_answerer.candidates(prompt, set(terms(question)))
-    if units and not payload:
-        scored = offline_answerer.score(question, [u[1] for u in units])
-        seen[prompt.question] = [(u[1], bool(rank) and coverage >= offline_answerer.MIN_COVERAGE)
-                                 for u, (_, coverage, rank) in zip(units, scored)]
+    units, scored, _ = offline_answerer.weighed(prompt)
+    if units:
+        seen[prompt.question] = [(u[1], offline_answerer.may_answer(coverage, rank)) for u, (_, coverage, rank) in zip(units, scored)]
     return answer(prompt)
 
 

@@ -25,18 +25,11 @@ import rag  # noqa: E402
 from cli import ArgumentParser, run_cli  # noqa: E402
 from config import get_config  # noqa: E402
 from generator import build_prompt  # noqa: E402
-from textutils import anchors, spelled_out, terms  # noqa: E402
 
 
 def answer_coverage(question: str, chunks) -> float | None:
     """The coverage of the best sentence that answers, as offline_answerer.answer computes it."""
-    prompt = offline_model.read_prompt(build_prompt(question, chunks))
-    context = " ".join(text for _, text in prompt.context)
-    question = spelled_out(offline_answerer.asked(prompt.question), context)
-    units, _ = offline_answerer.candidates(prompt, set(terms(question)))
-    if not units or anchors(question) - set(terms(context)):
-        return None
-    scored = offline_answerer.score(question, [u[1] for u in units])
+    _, scored, _ = offline_answerer.weighed(offline_model.read_prompt(build_prompt(question, chunks)))
     return max((coverage for _, coverage, rank in scored if rank), default=None)
 
 
