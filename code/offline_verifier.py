@@ -37,7 +37,7 @@ from citations import strip_markers
 from offline_embeddings import embed, reworded_in
 from offline_layout import LABEL, labelled, parse_context, without_context
 from offline_model import Prompt
-from textutils import anchors, clauses, numbers, spelled_out, split_sentences, terms
+from textutils import NEGATIONS, anchors, clauses, numbers, spelled_out, split_sentences, terms
 
 # A claim whose words the span holds at least this share of is supported (if nothing contradicts).
 MIN_COVERAGE = 0.75
@@ -48,7 +48,8 @@ MIN_PHRASE_COVERAGE = 0.3
 # Words sharing this many first letters count as one ("miscompiles"/"mis-compiled").
 PREFIX_LETTERS = 5
 
-_NEGATION = re.compile(r"\b(not|no|never|none|nor|neither|cannot|nothing|nobody|unable)\b|n't\b|!=", re.I)
+# textutils' negations, and "nothing" and "!="; "without" is read apart (_WITH_NO).
+_NEGATION = re.compile(r"\b(" + "|".join(sorted(NEGATIONS - {"without", "n't"} | {"nothing"})) + r")\b|n't\b|!=", re.I)
 _WITH_NO = re.compile(r"\bwith no\b|\bwithout\b", re.I)  # "with no restriction" = "without restriction"
 # The two sides of a direction: a claim with one side's word against a phrase with only the other's.
 _SIDES = [("faster quicker larger bigger greater higher more increase improve up", "slower smaller lower less fewer "

@@ -137,7 +137,7 @@ both few more most other such no nor not only own same so too very can could sho
 might must will shall just also s t don didn doesn isn wasn weren aren haven hasn hadn won wouldn
 per via vs e.g i.e etc please tell say said according document report context question answer
 """.split())
-_NEGATIONS = {"not", "no", "never", "none", "nor", "without", "cannot", "unable", "n't", "neither", "nobody"}
+NEGATIONS = {"not", "no", "never", "none", "nor", "without", "cannot", "unable", "n't", "neither", "nobody"}
 # Direction words mapped onto one canonical form, so "rose 8%" supports "increased 8%" and a
 # claim of "down" against a context of "up" is caught as an opposite.
 _DIRECTION = {w: "up" for w in ("up", "increase", "increased", "increases", "rise", "rose", "risen",
@@ -245,7 +245,7 @@ def spelled_out(text: str, context: str) -> str:
 
 def has_negation(text: str) -> bool:
     lowered = text.lower().replace("\u2019", "'")
-    return bool(set(re.findall(r"[a-z']+", lowered)) & _NEGATIONS) or "n't" in lowered
+    return bool(set(re.findall(r"[a-z']+", lowered)) & NEGATIONS) or "n't" in lowered
 
 
 
