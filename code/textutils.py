@@ -33,18 +33,34 @@ def tex_accents_joined(text: str) -> str:
     return _ACCENT_LETTER.sub(_accented, _ACUTE_APOSTROPHE.sub("'", text))
 
 
-# A TeX font without a Unicode map gives its codes through as they are (Knuth's OT1 layout):
-# ligatures at 0x0B-0x0F, accents at 0x12-0x17 and 0x7F. The same codes are math symbols in the
-# symbol fonts ("x \x15 y" is x >= y), so only codes inside a word, or opening one, are read as text.
+# A TeX font without a Unicode map gives its codes through as they are. In Knuth's OT1 layout,
+# ligatures are at 0x0B-0x0F and accents at 0x12-0x17 and 0x7F; the same codes are math symbols
+# in the symbol fonts ("x \x15 y" is x >= y), so only codes inside a word, or opening one, are
+# read as text. The newer T1 layout has its ligatures at 0x1B-0x1F (OT1's "œ", "ø", ...) and
+# quotes at 0x10/0x11: a text is read as T1 when more of its words hold T1's ligature codes.
 _TEX_LIGATURES = {"\x0b": "ff", "\x0c": "fi", "\x0d": "fl", "\x0e": "ffi", "\x0f": "ffl"}
 _TEX_ACCENTS = {"\x12": "`", "\x13": "\u00b4", "\x14": "\u02c7", "\x15": "\u02d8", "\x17": "\u02da", "\x7f": "\u00a8"}
-_TEX_CODE = re.compile(f"(?<=[A-Za-z])([{''.join(_TEX_LIGATURES)}])|([{''.join(_TEX_LIGATURES)}])(?=[a-z]{{2}})"
-                       f"|(?<=[A-Za-z])([{''.join(_TEX_ACCENTS)}])(?=[A-Za-z])")
+_T1_LIGATURES = {"\x1b": "ff", "\x1c": "fi", "\x1d": "fl", "\x1e": "ffi", "\x1f": "ffl"}
+_T1_SIGNS = {"\x10": "\u201c", "\x11": "\u201d", "\x15": "\u2013", "\x16": "\u2014"}
+
+
+def _in_words(ligatures: dict[str, str], signs: dict[str, str], between_letters: bool) -> re.Pattern:
+    codes, marks = "".join(ligatures), "".join(signs)
+    return re.compile(f"(?<=[A-Za-z])([{codes}])|([{codes}])(?=[a-z]{{2}})|"
+                      + (f"(?<=[A-Za-z])([{marks}])(?=[A-Za-z])" if between_letters else f"([{marks}])"))
+
+
+_TEX_CODE = _in_words(_TEX_LIGATURES, _TEX_ACCENTS, between_letters=True)
+_T1_CODE = _in_words(_T1_LIGATURES, _T1_SIGNS, between_letters=False)
 
 
 def tex_font_codes_read(text: str) -> str:
-    """"speci\x0ced" -> "specified", "\x0cle" -> "file", "E\x13en" -> "E´en" (tex_accents_joined: "Eén")."""
-    return _TEX_CODE.sub(lambda m: _TEX_LIGATURES.get(m.group(1) or m.group(2)) or _TEX_ACCENTS[m.group(3)], text)
+    """"speci\x0ced" -> "specified", "\x0cle" -> "file", "E\x13en" -> "E´en" (tex_accents_joined:
+    "Eén"); in a T1 text, "scienti\x1cc" -> "scientific"."""
+    t1 = sum(1 for m in _T1_CODE.finditer(text) if m.group(3) is None) > \
+        sum(1 for m in _TEX_CODE.finditer(text) if m.group(3) is None)
+    pattern, ligatures, signs = (_T1_CODE, _T1_LIGATURES, _T1_SIGNS) if t1 else (_TEX_CODE, _TEX_LIGATURES, _TEX_ACCENTS)
+    return pattern.sub(lambda m: ligatures.get(m.group(1) or m.group(2)) or signs[m.group(3)], text)
 
 
 MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
@@ -201,7 +217,8 @@ def anchors(text: str) -> set[str]:
 
 # A clause ends at ";" or ", ", and before a comparison ("21%, compared with 17% in Q3 2023"):
 # a number or name belongs to the subject of its own clause (a list after ":" to the clause).
-_CLAUSE = re.compile(r";\s+|,\s+|\s+(?=(?:than|compared (?:with|to)|whereas|while|versus|but)\b)")
+# An apposition restates what the clause before names ("Day 0, namely 1 January 4713 BC"): it stays.
+_CLAUSE = re.compile(r";\s+|,\s+(?!(?:namely|i\.e\.|that is)\b)|\s+(?=(?:than|compared (?:with|to)|whereas|while|versus|but)\b)")
 
 
 def clauses(sentence: str) -> list[str]:

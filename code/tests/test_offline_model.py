@@ -88,6 +88,15 @@ def test_refuses_when_no_sentence_carries_the_asked_kind_of_fact_only_if_allowed
     assert ask("When did the Berlin office open?", context=context) == "A Berlin office opened in July [c0]."
 
 
+def test_an_apposition_belongs_to_the_clause_it_restates():
+    """An outside tester's Grace FAQ: the date stands after "namely", which a comma split from the
+    clause that names what it is the date of, so no clause held both and the question was refused."""
+    context = ("[c0] Julian Date 0 is a day way in the past, namely the 1st January 4713 before Christ. "
+               "The following days are numbered sequentially.")
+    assert ask("What date is Julian Date zero?", context=context) == \
+        "Julian Date 0 is a day way in the past, namely the 1st January 4713 before Christ [c0]."
+
+
 def test_cites_only_when_asked_and_refuses_only_when_allowed():
     assert "[c" not in ask("What was revenue in Q3 2024?", system="Answer from the context.")
     assert ask("Who is the CEO of Apple?") == REFUSAL

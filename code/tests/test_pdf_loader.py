@@ -136,6 +136,16 @@ def test_tex_ligature_and_accent_codes_are_read_as_letters(tmp_path):
     assert "x y." in text, f"a code standing alone (a math symbol, here >=) is no letter and no control character: {text!r}"
 
 
+def test_cork_encoded_tex_ligature_codes_are_read_as_letters(tmp_path):
+    # A TeX PDF in the newer T1 ("Cork") layout, bitmap fonts with no Unicode map, gives its
+    # ligatures at 0x1B-0x1F: "scienti\x1cc" lost its "fi" and read "scienti c" (an outside
+    # tester's Grace FAQ: "le" for "file", "tting" for "fitting"). There, 0x10/0x11 are quotes.
+    line = "The scienti\x1cc data is in the \x1cle; a di\x1berent \x1davour of the o\x1ecial \x10con\x1cgure\x11 run."
+    text = " ".join(load_pdf(write_font_codes_pdf(tmp_path / "t1.pdf", line)).split())
+    assert "scientific data is in the file; a different flavour of the official \u201cconfigure\u201d run" in text, \
+        f"expected T1's ligature codes read as ff/fi/fl/ffi and its quote codes as quotes; got {text!r}"
+
+
 def test_a_chapter_pages_lone_number_is_dropped(tmp_path):
     """A chapter's first page prints its number alone at the bottom, where no running header is:
     it glued itself to the last sentence ("Where options can be one of: 41.", an outside tester's
