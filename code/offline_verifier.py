@@ -10,7 +10,7 @@ the claim:
   of one joined by "and") that shares the most words with the claim phrase that holds it, so
   "Revenue was 21%." is not supported by "Q3 revenue 4.2M, margin 21%.";
 * no claim phrase differs in negation from the context phrase that matches it best ("cannot"
-  and "is unable to" agree), or holds a direction word where that phrase has the opposite
+  and "is unable to" agree, so do "does no pivoting" and "without pivoting"), or holds a direction word where that phrase has the opposite
   (faster/slower, before/after, ...);
 * its content is covered: each of its phrases has some of its words in the context (an added
   cause such as "because the servers are overloaded" has none), and most of its words are
@@ -48,9 +48,11 @@ MIN_PHRASE_COVERAGE = 0.3
 # Words sharing this many first letters count as one ("miscompiles"/"mis-compiled").
 PREFIX_LETTERS = 5
 
-# textutils' negations, and "nothing" and "!="; "without" is read apart (_WITH_NO).
+# textutils' negations, and "nothing" and "!="; "without" and "with no" negate a noun (_NEGATED_NOUN).
 _NEGATION = re.compile(r"\b(" + "|".join(sorted(NEGATIONS - {"without", "n't"} | {"nothing"})) + r")\b|n't\b|!=", re.I)
-_WITH_NO = re.compile(r"\bwith no\b|\bwithout\b", re.I)  # "with no restriction" = "without restriction"
+# A negated noun ("no pivoting" = "without pivoting") is read apart from a negated verb: it negates
+# its own words only, so a claim that leaves "without restriction" out does not lose a negation.
+_NEGATED_NOUN = re.compile(r"\b(?:with no|without|no)\s+([\w-]+(?:\s+[\w-]+)?)", re.I)
 # The two sides of a direction: a claim with one side's word against a phrase with only the other's.
 _SIDES = [("faster quicker larger bigger greater higher more increase improve up", "slower smaller lower less fewer "
            "decrease reduce worse down"), ("before earlier until prior previously", "after later subsequently"),
@@ -178,14 +180,19 @@ def _contradicts(claim: str, span: str) -> bool:
     """Does a claim phrase (not a comparison's "than ...") differ in negation from the span phrase
     that matches it best (by two words, or all of its own), or hold a direction word where that
     phrase has only the opposite one?"""
-    def negated(text: str) -> bool:
-        return bool(_NEGATION.search(_WITH_NO.sub("with", text)))
+    def negations(text: str) -> tuple[bool, set[str]]:  # (is a verb negated, the negated nouns' words)
+        nouns = {w for m in _NEGATED_NOUN.finditer(text) for w in _words(m.group(1))}
+        return bool(_NEGATION.search(_NEGATED_NOUN.sub(" ", text))), nouns
+
+    def differ(part: str, match: str) -> bool:
+        (verb, nouns), (verb_said, nouns_said) = negations(part), negations(match)
+        return verb != verb_said or bool(nouns & (_words(match) - nouns_said) or nouns_said & (_words(part) - nouns))
     parts = _phrases(span, whole=True)
     for part in _phrases(claim, whole=True):
         match = _best_match(part, parts)
         said, stated = _words(part), _words(match)
         if _content(part) & stated and len(_content(part) & stated) >= min(2, len(_content(part))) \
-                and not part.startswith("than ") and (negated(part) != negated(match) or any(
+                and not part.startswith("than ") and (differ(part, match) or any(
                 said & _words(one) and stated & _words(other) and not stated & _words(one)
                 for a, b in _SIDES for one, other in ((a, b), (b, a)))):
             return True

@@ -202,6 +202,18 @@ def test_unable_to_is_a_negation(claim, verdict):
     assert supports(span, claim) is verdict, f"expected {verdict} for {claim!r} against {span!r}"
 
 
+@pytest.mark.parametrize("claim, verdict", [
+    ("The algorithm does no numerical pivoting.", True),
+    ("The algorithm performs numerical pivoting.", False),
+    ("The algorithm factorizes the matrix with numerical pivoting.", False),
+])
+def test_without_is_a_negation_as_no_is(claim, verdict):
+    """An outside tester's paraphrase: "does no pivoting" says what "without pivoting" says (the
+    verifier had read "without" as "with" and so rejected it as a changed negation)."""
+    span = "The algorithm factorizes the matrix without numerical pivoting."
+    assert supports(span, claim) is verdict, f"expected {verdict} for {claim!r} against {span!r}"
+
+
 def test_every_sentence_supports_itself():
     """A claim that repeats its span word for word is supported, whatever it holds: a hyphenated
     name ("X-Ray"), a clause with no content word ("If, however, ..."), a plural name."""
