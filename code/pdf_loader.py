@@ -99,9 +99,10 @@ def check_file(path: Path, max_mb: float) -> None:
     except OSError as exc:  # no permission to read it
         raise PDFLoadError(f"{path}: cannot read it ({exc.strerror or exc}); check its permissions") from None
     # The PDF spec allows junk before the header, within the first kilobyte.
+    if head.startswith(b"\x1f\x8b"):  # gzip's magic number: Debian ships many manuals as .pdf.gz
+        raise PDFLoadError(f"{path}: gzip-compressed, not a PDF yet; run gunzip -k {path} and pass the .pdf it writes")
     if b"%PDF-" not in head:
-        raise PDFLoadError(f"{path}: not a PDF (no %PDF- header); pass a .pdf file, or "
-                           f"export the document to PDF first")
+        raise PDFLoadError(f"{path}: not a PDF (no %PDF- header); pass a .pdf file, or export the document to PDF first")
 
 
 # pypdf reports through logging; the verdicts here are ours, so its messages never reach the

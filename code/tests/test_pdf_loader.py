@@ -1,5 +1,7 @@
 """pdf_loader.py (provided): real PDFs in, clean page text out, one clear error per bad file."""
 
+import gzip
+
 import pytest
 
 from pdf_loader import SAMPLE_DOC, PDFLoadError, clean_text, load_pdf, load_pdf_pages
@@ -31,6 +33,9 @@ def test_cleanup_joins_hyphenation_and_drops_invisible_characters():
     (lambda p: p / "missing.pdf", "not found"),
     (lambda p: (p / "notes.pdf").write_text("just text") and p / "notes.pdf", "not a PDF"),
     (lambda p: (p / "empty.pdf").write_bytes(b"") or p / "empty.pdf", "empty"),
+    # Debian ships many manuals as .pdf.gz (an outside tester's): say how to get the PDF out
+    (lambda p: (p / "FAQ.pdf.gz").write_bytes(gzip.compress(write_pdf(p / "FAQ.pdf", PAGES).read_bytes()))
+     and p / "FAQ.pdf.gz", "gzip-compressed.*gunzip"),
     (lambda p: write_encrypted_pdf(p / "locked.pdf", PAGES), "password"),
     (lambda p: write_truncated_pdf(p / "cut.pdf", PAGES * 20), "damaged or truncated"),
     (lambda p: write_image_only_pdf(p / "scan.pdf", 2), "OCR"),
