@@ -32,6 +32,7 @@ from config import Config, RAGError, get_config
 from documents import Document, index_documents, pdf_paths
 from faithfulness import FaithfulnessReport, check_faithfulness, split_claims
 from generator import Answer, answer, build_prompt
+from pdf_loader import SAMPLE_PDF
 from retriever import retrieve
 from store import get_client, store_errors, usable_store
 
@@ -203,10 +204,14 @@ def main(argv: list[str] | None = None) -> None:
     paths = pdf_paths(args.pdfs)  # once: a folder's warnings are said once
     keep = (*paths, cfg.index_dir)  # never written over by an output file
     output_files({"--save-chat": args.save_chat, "--html": args.html}, keep)  # checked before any work
+    # Asked of no PDF, a question of the user's own is answered from the sample: say so on stdout.
+    note = f"(no PDF given: the built-in sample, {SAMPLE_PDF.name}, is searched; pass PDF files or a folder to search your own)"
     if args.chat:
         import chat
 
         cfg = usable_store(cfg)
+        if not args.pdfs:
+            output.say(note)
         chat.chat(index_documents(paths, cfg, show_progress=True), cfg, ask, args.save_chat, args.html)
         return
     question = DEFAULT_QUESTION if args.question is None else args.question
@@ -216,6 +221,8 @@ def main(argv: list[str] | None = None) -> None:
     if args.json:
         output.print_json(result, cfg)
     else:
+        if not args.pdfs and question != DEFAULT_QUESTION:
+            output.say(note)
         output.print_text(result, cfg, args.show_context)
 
 

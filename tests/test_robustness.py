@@ -65,6 +65,16 @@ def test_json_shows_the_gate_decision(capsys):
     assert code == 0 and gate["passed"] is True and gate["best_score"] >= gate["threshold"]
 
 
+def test_a_question_asked_of_no_pdf_says_it_searched_the_built_in_sample(capsys):
+    """An outside tester asked "Is Grace free?" with no PDF and read only "nothing in the
+    documents is relevant": that the built-in sample was searched stood on stderr alone."""
+    code, out, _ = cli(["Is Grace free?"], capsys)
+    assert code == 0 and "built-in sample" in out and "pass PDF files or a folder" in out, \
+        f"expected the answer to say the built-in sample was searched, and how to search your own; got {out!r}"
+    _, out, _ = cli([], capsys)
+    assert "built-in sample" not in out, "the quickstart's own question over the sample needs no such note"
+
+
 def test_timings_keep_the_store_start_apart_from_indexing(capsys):
     """An outside tester saw "index" 1.3 s beside a document "reused" in 0.01 s: the time was
     the store's start. Each stage has its own line, and they add up to the total."""
