@@ -90,6 +90,7 @@ _PERIOD = re.compile(r"q[1-4]|(1[6-9]|20)\d\d|\d+(\.\d+){2,}")  # quarters, year
 _HEADING = re.compile(r"([A-Z]\.)?\d+(\.\d+)*\.?( \S+){1,4}")  # "3 Data types.", "C.6 Cygwin"
 _COMPARISON = re.compile(r"(than|compared|versus|up from|down from)\b", re.I)
 _ANAPHOR = re.compile(r"(this|these|those|it|they|such|he|she)\b", re.I)
+_DEFINES = re.compile(r"(?:\S+ ){0,2}?(is|are|means|stands for|refers to|denotes)\b", re.I)
 
 
 def asked(question: str) -> str:
@@ -145,6 +146,9 @@ def _states(kind: str, clause: str, question: str, strict: bool) -> bool:
         return bool(values) and _bound_number(clause, question, strict)
     if kind == "date":
         return bool(_MONTH.search(" ".join(new)))
+    if kind == "definition" and strict:  # bound: the clause says what the term is ("LDL is a set of ...")
+        words = clause.split()
+        return any(set(terms(w)) & keys and _DEFINES.match(" ".join(words[n + 1:n + 5])) for n, w in enumerate(words))
     if kind == "name":  # a capital that only starts the clause is no name
         named = any(_CODE.fullmatch(w) or (w[:1].isupper() and w in found[1:]) for w in new)
         return named or (bool(values) and not re.match(r"\W*who", question, re.I))

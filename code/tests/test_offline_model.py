@@ -97,6 +97,15 @@ def test_an_apposition_belongs_to_the_clause_it_restates():
         "Julian Date 0 is a day way in the past, namely the 1st January 4713 before Christ [c0]."
 
 
+def test_a_definition_question_prefers_the_clause_that_defines_the_term():
+    """An outside tester's "What is LDL?" got a row of C code that calls ldl_lsolve: any clause with
+    the term counted as a definition. A clause that says what the term is ("LDL is ...") ranks higher."""
+    context = ("[c0] if (d == N) { /* solve with LDL */ ldl_lsolve (N, b, Lp, Li, Lx) ; ldl_dsolve (N, b, D) ; }\n"
+               "[c1] LDL is a set of concise routines for factorizing symmetric positive-definite sparse matrices.")
+    assert ask("What is LDL?", context=context) == \
+        "LDL is a set of concise routines for factorizing symmetric positive-definite sparse matrices [c1]."
+
+
 def test_cites_only_when_asked_and_refuses_only_when_allowed():
     assert "[c" not in ask("What was revenue in Q3 2024?", system="Answer from the context.")
     assert ask("Who is the CEO of Apple?") == REFUSAL
