@@ -39,17 +39,18 @@ def chunk_text(text: str, chunk_size: int, overlap: int, source: str = "doc") ->
     end (no redundant tail). Empty text -> [].
 
     The rules, in full:
-    * tokens are the words of `text.split()`: any run of spaces, tabs or newlines separates two
-      tokens, and a chunk's text is its tokens in order, joined by single spaces (or spaced as
-      the document spaced them: build_prompt puts each chunk on one line either way);
+    * tokens are the words of `text.split()`: any run of whitespace (spaces, tabs, newlines,
+      carriage returns, form feeds, no-break spaces) separates two tokens, and a chunk's text is
+      its tokens in order, joined by single spaces (or spaced as the document spaced them:
+      build_prompt puts each chunk on one line either way);
     * window i covers tokens [i*step, i*step + chunk_size) with step = chunk_size - overlap, so
       neighbouring chunks share exactly `overlap` tokens;
     * ids count from 'c0' in order; `start` is the index of the window's first token;
     * the last window is the first one that reaches the last token (it may be shorter than
       chunk_size); no window after it;
     * empty or whitespace-only text gives [];
-    * chunk_size <= 0, overlap < 0 or overlap >= chunk_size raise ValueError (the stride would
-      be zero or negative and the loop would never end).
+    * chunk_size <= 0, overlap < 0 or overlap >= chunk_size raise ValueError, for any text, empty
+      included (the stride would be zero or negative and the loop would never end).
 
     Example (the spec's):
         chunk_text("A B C D E F G H I J", chunk_size=4, overlap=2)

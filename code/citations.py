@@ -27,8 +27,12 @@ MARKER = re.compile(r"\s*" + CITE.pattern)
 NO_QUOTE = "(no sentence of it shares a word with the answer sentence that cites it)"
 QUOTE_GAP = " \u2026 "  # between two quoted sentences of one chunk that are not neighbours
 REFUSAL = "I don't know: the provided context does not contain the answer."
-_REFUSAL = re.compile(r"\b(i|we) (do not|don't|cannot|can't|could not|couldn't) (know|answer|find)\b|"
+# A real model declines in the prompt's words: "I don't know", "the context does not contain the
+# answer", and when told "if the passages do not cover it, say so", "The passages do not cover ...".
+_REFUSAL = re.compile(r"\b(i|we) (do not|don't|cannot|can't|could not|couldn't) (know|answer|find|help|tell)\b|"
                       r"\bnot (contain|include|mention|state)\w*\b.{0,40}\b(answer|information)\b|"
+                      r"\b(context|passages?|documents?|sources?|excerpts?)\s+(do|does|did)(\s+not|n't)\s+"
+                      r"(contain|include|mention|state|say|cover|answer|address|provide|specify)\b|"
                       r"\binsufficient (information|context)\b", re.I | re.S)
 _QUOTES = str.maketrans("\u2018\u2019\u201a\u201b\u02bc\u201c\u201d\u201e", "''''\"\"\"\"")
 
@@ -44,7 +48,8 @@ def normalise_quotes(text: str) -> str:
 
 
 def is_refusal(text: str) -> bool:
-    """Does the text decline to answer ("I don't know", "the context does not contain ...") and
+    """Does the text decline to answer ("I don't know", "the context does not contain ...", "the
+    passages do not cover ...") and
     state nothing of its own? A reply that answers in part, citing a passage for a sentence that
     does not decline, and declines the rest ("X was founded in 1998 [c4]. I don't know by whom.")
     is an answer: what it states must be checked. A refusal may mention ids ("[c1] does not say")."""

@@ -114,7 +114,8 @@ def check_faithfulness(answer_text: str, chunks: list[Chunk], claims: list[str] 
       claim (e.g. "Context:\n<context>\n\nClaim: <claim>"); the model decides, not a
       word-overlap rule of yours. (Temperature: the spec leaves it open; the reference passes
       `temperature=0.0`, since a verdict should not be sampled, and `cfg.temperature`, 0.0 by
-      default, is accepted too);
+      default, is accepted too; the length limit is cfg's, which completion applies: pass no
+      max_tokens of your own, since a reasoning model spends tokens before it says "Yes");
     * each reply becomes a verdict with `parse_verdict` (provided): "Yes." -> True, "No" -> False;
     * verdicts in the order of the claims; score = faithfulness_score(verdicts);
     * a refusal is not special here: its sentences are claims like any other, each judged by the

@@ -98,7 +98,8 @@ def answer(query: str, chunks: list[Chunk], cfg: Config | None = None) -> Answer
     * call the model through `completion(messages, cfg=cfg)` from llm.py (imported above): it
       reaches LiteLLM for real models and the offline stand-in otherwise (litellm.completion
       itself cannot serve `offline/extractive`), and uses cfg.temperature (0.0: grounded
-      answering wants extraction, not creativity); `cfg=None` means `get_config()`;
+      answering wants extraction, not creativity) and cfg.max_tokens (pass neither yourself);
+      `cfg=None` means `get_config()`;
     * the reply text is `response.choices[0].message.content`; stripping its surrounding
       whitespace is allowed, not required (completion() never returns an empty reply: it raises
       RAGError instead);

@@ -17,19 +17,20 @@ _CONTEXT_LINE = re.compile(rf"^\s*(?:[-*]\s*)?\[({_ID})\]\s*[:\-\u2013]?\s*(.*)$
 LABEL = re.compile(r"(?:^|\n|(?<=[.?!:]) )[ \t]*\**(question|q|claim|statement|context|passages?|answer|sources?)\**[ \t]*:[ \t]*",
                     re.I)
 _TAG = re.compile(r"</?\s*[a-z_]+\s*>", re.I)
+_RULE = re.compile(r"\s*([-*=_])\1{2,}\s*")  # a separator line ("---") ends an entry, as a blank line does
 # A fence tag stands at a line's or entry's edge; one inside ("uses the <b> tag") is text.
 _EDGE_TAGS = re.compile(rf"^(\s*{_TAG.pattern})+|({_TAG.pattern}\s*)+$", re.I)
 
 
 def _entries(text: str) -> list[tuple[str, str | None]]:
     """Each line with the id of the context entry it belongs to (None outside the context): an
-    `[id]` line opens an entry, which runs on until a blank line, a label or a tag line."""
+    `[id]` line opens an entry, which runs on until a blank line, a label, a tag line or a "---" line."""
     lines, current = [], None
     for line in text.splitlines():
         match = _CONTEXT_LINE.match(line)
         if match:
             current = match.group(1)
-        elif not line.strip() or LABEL.match("\n" + line) or _TAG.fullmatch(line.strip()):
+        elif not line.strip() or LABEL.match("\n" + line) or _TAG.fullmatch(line.strip()) or _RULE.fullmatch(line):
             current = None
         lines.append((line, current))
     return lines
@@ -49,7 +50,7 @@ def parse_context(text: str) -> list[tuple[str, str]]:
 
 def without_context(text: str) -> str:
     """The text with its context entries and fence tags taken out."""
-    return "\n".join(_EDGE_TAGS.sub(" ", line) for line, cid in _entries(text) if cid is None)
+    return "\n".join(_EDGE_TAGS.sub(" ", line) for line, cid in _entries(text) if cid is None and not _RULE.fullmatch(line))
 
 
 def labelled(text: str, names: tuple[str, ...], paragraph: bool = True) -> str | None:

@@ -66,7 +66,7 @@ _PREPOSITION = re.compile(r"(since|from|until|in|on|at|after|before|during|for|b
 
 _CLAIM_WORDS = r"(claim|statement|sentence|hypothesis|assertion|proposition)"
 # "Claim: ..." or a label that names checking: "Text to check: ...", "Check this: ..."
-_LOOSE_LABEL = re.compile(rf"(\b{_CLAIM_WORDS}\b[^:\n?]{{0,30}}:|\b(text|sentence|answer) to (check|verify):|\bcheck this:"
+_LOOSE_LABEL = re.compile(rf"(\b{_CLAIM_WORDS}\b[^:\n?]{{0,30}}:|\b(text|sentence|answer) to (check|verify):|\bcheck this:|^(verify|check):"
                           rf"|^#+[ \t]*{_CLAIM_WORDS}[ \t]*\n)[ \t]*(.+?)(?:\n\s*\n|$)", re.I | re.S | re.M)
 _INSTRUCTION = re.compile(r"[?:]$|\byes\b.*\bno\b|^(answer|reply|respond|verify|check|decide|determine)\b", re.I)
 
@@ -88,6 +88,9 @@ def read_claim(prompt: Prompt) -> tuple[str, str]:
     quoted = re.search(rf'\b{_CLAIM_WORDS}\b[^"\n]{{0,20}}"([^"\n]+)"', outside, re.I)
     if claim is None and quoted:  # 'Does the context support the claim "..."?'
         claim = quoted.group(2)
+    asked = re.search(r'"([^"\n]{12,})"[^\n]*\?', outside)  # 'Is this accurate: "..."?' (longer than "Yes"/"No")
+    if claim is None and asked:
+        claim = asked.group(1)
     if claim is None:
         # the label's whole line goes ("Here is the context:" leaves no "Here is the" behind)
         rest = re.sub(r"(?is)(?:^|(?<=\n))[^\n]*?\bcontext\s*:.*?(?=\n\s*\n|\Z)", " ", outside)

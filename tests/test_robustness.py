@@ -117,6 +117,14 @@ def test_a_partial_answer_that_declines_the_rest_is_checked_not_taken_for_a_refu
     ("The context does not contain the answer.", True),
     ("Revenue was 4.2M [c0]. I don't know the margin.", False),
     ("Revenue was 4.2M [c0].", False),
+    # a real model refuses in the prompt's words ("If the passages do not cover it, say so."; a learner tester's)
+    ("The passages do not cover who the CEO of Apple is [c2].", True),
+    ("The provided documents don't say.", True),
+    ("The context does not mention the CEO of Apple.", True),
+    ("Revenue was 4.2M [c0]. The context does not say what the margin was.", False),
+    ("The licence does not cover fonts [c1].", False),
+    ("Sorry, I cannot help with that based on these passages.", True),
+    ("I can't tell from the passages who the CEO is.", True),
 ])
 def test_a_refusal_declines_and_states_nothing_it_cites(reply, refusal):
     from citations import is_refusal

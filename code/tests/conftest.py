@@ -161,7 +161,7 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
 
 @pytest.fixture
 def litellm_calls():
-    """Every call that really reached LiteLLM, as {"prompt": its messages' text, "temperature"},
+    """Every call that really reached LiteLLM, as {"prompt": its messages' text, "temperature", "max_tokens"},
     read by LiteLLM's own callback API: what a model would have been sent."""
     import litellm
     from litellm.integrations.custom_logger import CustomLogger
@@ -170,8 +170,9 @@ def litellm_calls():
 
     class Spy(CustomLogger):
         def log_pre_api_call(self, model, messages, kwargs):
+            params = kwargs.get("optional_params") or {}
             calls.append({"prompt": " ".join(m.get("content") or "" for m in messages),
-                          "temperature": (kwargs.get("optional_params") or {}).get("temperature")})
+                          "temperature": params.get("temperature"), "max_tokens": params.get("max_tokens")})
 
     litellm.callbacks = [Spy()]
     yield calls

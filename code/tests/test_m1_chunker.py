@@ -50,20 +50,22 @@ def test_short_text_is_one_chunk():
 
 
 def test_newlines_and_tabs_separate_tokens_like_spaces():
-    chunks = chunk_text("alpha\nbeta\tgamma  delta\n\nepsilon", 2, 0)
+    # A carriage return, a form feed (a PDF's page break) and a no-break space separate tokens too.
+    chunks = chunk_text("alpha\rbeta\tgamma\xa0delta\f\n\nepsilon", 2, 0)
     assert any("epsilon" in c.text.split() for c in chunks), (
         "the last token 'epsilon' is in no chunk: the last window may hold fewer than chunk_size tokens, "
         "but it is never dropped (count the windows until one reaches the end)")
     assert [c.text.split() for c in chunks] == [["alpha", "beta"], ["gamma", "delta"], ["epsilon"]], (
-        "tokens are whitespace-separated: any run of spaces, tabs or newlines separates two tokens "
-        "(text.split()), so 'alpha\\nbeta' is two tokens")
+        "tokens are whitespace-separated: any run of whitespace separates two tokens, as text.split() splits "
+        "(spaces, tabs, newlines, '\\r', '\\f', the no-break space '\\xa0'), so 'alpha\\rbeta' is two tokens")
 
 
 @pytest.mark.parametrize("size, overlap", [(4, 4), (4, 5), (0, 0), (-3, 0), (4, -1)])
-def test_invalid_sizes_raise(size, overlap):
-    call = f"chunk_text('a b c d e f', chunk_size={size}, overlap={overlap})"
+@pytest.mark.parametrize("text", ["a b c d e f", ""], ids=["text", "empty-text"])  # bad sizes are bad for any text
+def test_invalid_sizes_raise(size, overlap, text):
+    call = f"chunk_text({text!r}, chunk_size={size}, overlap={overlap})"
     try:
-        within_steps(lambda: chunk_text("a b c d e f", size, overlap), call)
+        within_steps(lambda: chunk_text(text, size, overlap), call)
     except ValueError:
         return
     except StillRunning as error:
@@ -130,8 +132,15 @@ def test_windows_overlap_cover_everything_and_have_no_redundant_tail(n_tokens, s
             f"{where}: no redundant tail: stop after the first window that reaches the end")
 
 
+def test_a_repeated_passage_keeps_every_window():
+    chunks = chunk_text("Page left blank. " * 4, 3, 0)
+    assert [c.start for c in chunks] == [0, 3, 6, 9], (
+        f"window i starts at token i*step, whatever its text: a boilerplate line repeated four times makes four "
+        f"windows, not one (dropping a window whose text came before loses its place); got starts {[c.start for c in chunks]}")
+
+
 def test_pages_give_each_chunk_its_page_and_exact_character_span():
-    pages = ["alpha beta gamma delta epsilon", "zeta eta theta iota"]
+    pages = ["alpha beta\ngamma  delta epsilon", "zeta eta theta iota"]  # a line break, a double space: as PDFs have
     chunks = chunk_pages(pages, 3, 1, "two.pdf")
     document = "\n\n".join(pages)
     texts = [c.text for c in chunks]

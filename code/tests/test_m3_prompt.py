@@ -47,9 +47,10 @@ def test_system_message_states_each_rule(rule):
     assert getattr(prompt, rule), (
         f"the system message must state: {RULES[rule]}. The offline model did not find it. It reads a rule "
         f"by its wording (the protocol in code/offline_model.py, rule 5, lists the wordings it knows), so a rule "
-        f"said in other words can be missed: say it as plainly as the example. A rule in a negated clause "
-        f"('never say you don't know') does not count, and a later sentence can take it back ('answer as best "
-        f"you can', 'draw on your expertise', 'if they hold instructions, follow them')")
+        f"said in other words can be missed: use a wording listed there for this rule, or the example's. A rule in "
+        f"a negated clause ('never say you don't know') or with a hedge ('where possible') does not count, and a later "
+        f"sentence, in either message, can take it back ('answer as best you can', 'draw on your expertise', 'if they "
+        f"hold instructions, follow them')")
 
 
 def test_system_message_shows_a_citation_example():
@@ -65,6 +66,10 @@ def test_system_message_shows_a_citation_example():
 def _id_lines(user: str) -> list[tuple[str, str]]:
     """(id, rest of the line) of each line of the user message that starts with a chunk id."""
     found = [re.match(r"\s*\[((?:[\w.-]+:)?c\d+)\]\s*(.*)", line) for line in user.splitlines()]
+    marked = [m.group(0).strip()[:40] for m in found if m and m.group(2)[:1] in ":-\u2013"]
+    if marked:
+        pytest.fail(f"each context line is '[id] text': the id in brackets, one space, then the chunk's text, with "
+                    f"nothing between them (the docstring's layout); got a line starting {marked[0]!r}")
     return [(m.group(1), " ".join(m.group(2).split())) for m in found if m]
 
 
@@ -73,6 +78,13 @@ def test_user_holds_every_id_with_its_text_in_order():
     assert found == [("c0", "Q3 revenue was 4.2M, up 8% YoY."), ("c1", "A Berlin office opened in July.")], (
         "the USER message holds one '[id] text' line per chunk, in the given order, e.g. "
         "'[c0] Q3 revenue was 4.2M, up 8% YoY.'")
+
+
+def test_user_holds_every_chunk_of_a_larger_top_k():
+    chunks = [Chunk(f"c{n}", f"Passage number {n} of the report.") for n in range(8)]
+    found = [cid for cid, _ in _id_lines(_messages(chunks=chunks)[1]["content"])]
+    assert found == [c.id for c in chunks], (
+        f"every chunk given has its line, however many (top_k may be 5, 10 or more): expected c0..c7, got {found}")
 
 
 def test_the_question_comes_after_the_context():

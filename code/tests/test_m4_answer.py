@@ -121,7 +121,8 @@ def test_litellm_a_reply_without_citations_cites_nothing(litellm_reply):
 @pytest.mark.parametrize("reply", ["I don't know; the context does not say [c1].",
                                    "I don\u2019t know: the provided context does not contain the answer [c0].",
                                    "Unfortunately, I do not know [c0].",
-                                   "The context does not contain the answer [c1]."])
+                                   "The context does not contain the answer [c1].",
+                                   "Based on the passages:\nI don't know who the CEO is [c1]."])  # not on the first line
 def test_litellm_refusal_has_no_citations(litellm_reply, litellm_calls, reply):
     litellm_reply(reply, RAG_TEMPERATURE="0.35")
     result = answer("Who is the CEO of Apple?", CHUNKS)
@@ -144,6 +145,25 @@ def test_the_configured_temperature_reaches_the_model(litellm_reply, litellm_cal
         f"call the model through completion(..., cfg=cfg) at the configured temperature "
         f"(RAG_TEMPERATURE={temperature} here; 0 is a temperature, not a missing one); the model got "
         f"{sent_temperatures!r}. Don't hard-code it")
+
+
+def test_a_document_tag_keeps_its_capitals(litellm_reply):
+    """Over several PDFs an id carries its file's tag as written ("Annual_Report:c0"): a learner's
+    answer() that lowercased ids returned "annual_report:c0", an id no chunk has."""
+    litellm_reply("Q3 revenue was 4.2M [Annual_Report:c0].")
+    result = answer("What was Q3 revenue?", [Chunk("Annual_Report:c0", "Q3 revenue was 4.2M, up 8% YoY.")])
+    assert result.citations == ["Annual_Report:c0"], (
+        f"citations are the given chunk ids exactly as given (case included); got {result.citations!r}")
+
+
+def test_the_configured_answer_length_reaches_the_model(litellm_reply, litellm_calls):
+    """A learner's answer() passed max_tokens=60 of its own: a real answer is cut off with its
+    citations, and a reasoning model can spend all of it before writing a word."""
+    litellm_reply("Q3 revenue was 4.2M [c0].", RAG_MAX_TOKENS="777")
+    answer("What was Q3 revenue?", CHUNKS)
+    sent = [call["max_tokens"] for call in litellm_calls]
+    assert sent == [777], (f"the model's length limit is the configured one (RAG_MAX_TOKENS=777 here): "
+                           f"completion(..., cfg=cfg) takes it from cfg, so pass no max_tokens of your own; got {sent!r}")
 
 
 def test_the_given_settings_choose_the_model(litellm_reply):

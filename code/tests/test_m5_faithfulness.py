@@ -18,6 +18,7 @@ pytestmark = pytest.mark.m5
 @pytest.mark.parametrize("verdicts, expected", [
     ([True, True, False], 0.6667), ([], 1.0), ([True], 1.0), ([False, False], 0.0), ([True, False], 0.5),
     ([True, False, False], 0.3333), ([True] * 5 + [False] * 2, 0.7143),
+    ([True] + [False] * 11, 0.0833),  # 4 decimals, not 4 significant digits (0.08333)
 ])
 def test_score_is_the_share_of_supported_claims(verdicts, expected):
     score = faithfulness_score(verdicts)
@@ -80,9 +81,11 @@ def test_every_given_claim_counts_short_or_repeated():
         f"{report.verdicts!r}, {report.score!r}")
     claims = ["Revenue was 5M.", "Revenue was 5M.", "Q3 revenue was 4.2M."]
     report = check_faithfulness("ignored", chunks, claims=list(claims))
+    why = ("a repeated claim is judged each time it is said (not deduplicated)" if report.claims != claims else
+           "each claim is judged on its own: each verifier call shows the context and ONE claim (an earlier claim, "
+           "shown to the judge, is evidence for its repeat)")
     assert (report.claims, report.score) == (claims, 0.3333), (
-        f"a repeated claim is judged each time it is said (not deduplicated): 1 of 3 supported, score 0.3333; "
-        f"got claims {report.claims!r}, score {report.score!r}")
+        f"{why}: 1 of 3 supported, score 0.3333; got claims {report.claims!r}, score {report.score!r}")
 
 
 def test_a_given_claim_of_two_sentences_stays_one_claim():
@@ -134,11 +137,24 @@ def test_a_provider_failure_is_an_error_not_a_verdict(monkeypatch):
 
 def test_claims_are_checked_against_every_chunk_not_only_the_first():
     filler = " ".join(f"Item {n} of the appendix lists a supplier and its postcode." for n in range(40))
-    chunks = [Chunk("c0", "Q3 revenue was 4.2M. " + filler), Chunk("c1", "The Berlin office opened in July.")]
+    others = [Chunk(f"c{n}", f"Appendix {n} lists the suppliers of region {n}.") for n in range(1, 5)]
+    chunks = [Chunk("c0", "Q3 revenue was 4.2M. " + filler), *others, Chunk("c5", "The Berlin office opened in July.")]
     report = check_faithfulness("The Berlin office opened in July [c0].", chunks)
     assert report.verdicts == [True], (
-        "the context is every chunk joined (context_block), whole: not only the first chunk, not cut "
-        "to a length, and not only the chunks a sentence cites (here it cites the wrong one)")
+        "the context is every chunk joined (context_block), whole: not only the first chunk or the first few (here "
+        "the fact is in the sixth of six), not cut to a length, and not only the chunks a sentence cites (here it "
+        "cites the wrong one)")
+
+
+def test_the_configured_length_limit_reaches_the_verifier(monkeypatch, litellm_calls):
+    """A learner's verifier passed max_tokens=1: a reasoning model spends its budget before it says "Yes"."""
+    monkeypatch.setenv("LLM_MODEL", "openai/gpt-4o-mini")
+    monkeypatch.setenv("RAG_MOCK_RESPONSE", "Yes")
+    monkeypatch.setenv("RAG_MAX_TOKENS", "777")
+    check_faithfulness("Q3 revenue was 4.2M.", [Chunk("c0", "Q3 revenue was 4.2M.")])
+    sent = [call["max_tokens"] for call in litellm_calls]
+    assert sent == [777], (f"the verifier's length limit is the configured one (RAG_MAX_TOKENS=777 here): "
+                           f"completion(..., cfg=cfg) applies it, so pass no max_tokens of your own; got {sent!r}")
 
 
 def test_litellm_one_call_per_claim_sees_every_chunk(monkeypatch, litellm_calls):
@@ -152,6 +168,9 @@ def test_litellm_one_call_per_claim_sees_every_chunk(monkeypatch, litellm_calls)
     assert not missing, (
         f"each verifier call shows every chunk (a claim may combine facts of two chunks): call(s) {missing} "
         f"lack c0's '4.2M' or c1's 'Berlin office'; use context_block(chunks), not only the first chunk")
+    assert "Margin was 21%" not in sent[0] and "Berlin opened in July" not in sent[1], (
+        "each verifier call shows the context and ONE claim: an earlier claim (and its verdict) shown to the judge "
+        "is evidence it may lean on; start each call afresh")
 
 
 
@@ -162,7 +181,10 @@ def test_a_refusal_is_a_claim_like_any_other(monkeypatch, litellm_calls):
     monkeypatch.setenv("RAG_MOCK_RESPONSE", "Yes")
     text = "I don't know: the context does not say when it opened."
     report = check_faithfulness(text, [Chunk("c0", "Q3 revenue was 4.2M.")])
+    inverted = report.claims == [text] and len(litellm_calls) == 1 and report.verdicts == [False]
     assert (report.claims, report.verdicts, report.score, len(litellm_calls)) == ([text], [True], 1.0, 1), (
+        "the model said Yes and the verdict is False: read the reply with parse_verdict, and ask whether the context "
+        "SUPPORTS the claim (_VERIFY_SYSTEM), not whether it contradicts it" if inverted else
         f"a refusal is not special in check_faithfulness: its sentence is a claim from split_claims, sent to the "
         f"model like any other (here the model says Yes); rag.ask leaves refusals out before it calls this. Got "
         f"claims={report.claims!r}, verdicts={report.verdicts!r}, score={report.score}, {len(litellm_calls)} call(s)")
@@ -189,7 +211,9 @@ def test_the_model_decides_each_verdict(monkeypatch, reply, claim, verdict):
     report = check_faithfulness(claim, [Chunk("c0", "Q3 revenue was 4.2M.")])
     assert report.verdicts == [verdict], (
         f"the verifier model replied {reply!r}, so the verdict is {verdict}: each claim is judged by a "
-        f"yes/no call through completion(...), read with parse_verdict (provided), not by a rule of your own")
+        f"yes/no call through completion(...), read with parse_verdict (provided), not by a rule of your own; "
+        f"and the question is whether the context SUPPORTS the claim (_VERIFY_SYSTEM), not whether it contradicts "
+        f"it: a claim the context never mentions is not contradicted, yet it is unsupported")
 
 
 def test_claim_splitting_keeps_numbers_and_abbreviations_whole():
