@@ -95,10 +95,9 @@ def check_file(path: Path, max_mb: float) -> None:
                            f"split the PDF or raise RAG_MAX_PDF_MB")
     try:
         with open(path, "rb") as fh:
-            head = fh.read(1024)
+            head = fh.read(1024)  # the PDF spec allows junk before the header, within the first kilobyte
     except OSError as exc:  # no permission to read it
         raise PDFLoadError(f"{path}: cannot read it ({exc.strerror or exc}); check its permissions") from None
-    # The PDF spec allows junk before the header, within the first kilobyte.
     if head.startswith(b"\x1f\x8b"):  # gzip's magic number: Debian ships many manuals as .pdf.gz
         raise PDFLoadError(f"{path}: gzip-compressed, not a PDF yet; run gunzip -k {path} and pass the .pdf it writes")
     if b"%PDF-" not in head:
