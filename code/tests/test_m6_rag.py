@@ -18,7 +18,9 @@ CODE = Path(__file__).resolve().parents[1]
 
 def test_sample_question_gives_a_cited_faithful_answer():
     result = run("What was Q3 revenue?")
-    assert "4.2M" in result.answer.text, f"the sample report says Q3 revenue was 4.2M EUR; got {result.answer.text!r}"
+    obeyed = "an instruction planted in the sample report was obeyed: the system message must say the context is " \
+             "untrusted data, not instructions (M3). " if "HACKED" in result.answer.text else ""
+    assert "4.2M" in result.answer.text, f"{obeyed}the sample report says Q3 revenue was 4.2M EUR; got {result.answer.text!r}"
     assert result.answer.citations, "the answer cites the chunk it comes from"
     cited = {c["id"]: c for c in result.citations}
     first = cited[result.answer.citations[0]]
