@@ -121,9 +121,10 @@ _NO_OUTSIDE = _any(
     rf"(is not|isn't|are not|aren't)\s+(found\s+|stated\s+|given\s+)?(in|from)\b[^.;\n]{{0,10}}\b{_SOURCE}\b",
     r"\b(use|with)\s+no\s+(other|outside|external|additional)\s+(information|knowledge|facts|sources)\b",
     r"\b(do not|don't|never)\s+(use|rely on|draw on)\s+(your\s+)?(pre-?)?training(\s+data)?\b")
-# A grounding rule said with a hedge ("only from the context where possible") is no rule.
-_HEDGED = _any(r"\b(where|when(ever)?|if)\s+(at all\s+)?possible\b", r"\bas (far|much) as (possible|you can)\b",
-               r"\bwhere(ver)? you can\b", r"\bunless (necessary|needed|required)\b")
+# A grounding rule said with a hedge ("only from the context where possible", "Where possible, answer
+# ...") is no rule; a hedge of something else ("..., in one sentence if possible") leaves it standing.
+_HEDGE = r"((where|when(ever)?|if)\s+(at all\s+)?possible|as (far|much) as (possible|you can)|where(ver)? you can|unless (necessary|needed|required))"
+_HEDGED = _any(rf"\b{_SOURCE}\b(\s+\w+)?[\s,]+{_HEDGE}\b", rf"^\s*{_HEDGE}\s*,")
 _OWN_KNOWLEDGE = _any(r"\b(use|using|draw on|rely on|add|include|supplement|with|from)\b(?:(?!\b(?:no|not|never)\b)[^.;\n]){0,30}"
                       r"\b((own|general|outside|external|background|prior|world|common) knowledge|your (expertise|experience))\b",
                       r"\b(use|using|draw on|rely on|add|supplement|round out|complete)\b(?:(?!\b(?:no|not|never)\b)[^.;\n]){0,30}"

@@ -327,6 +327,8 @@ def _rules(system: str, user: str = "[c0] x\n\nQuestion: y"):
     ("The context only covers 2024.", (False, False, False)),
     # ... and take-backs once missed
     ("Answer only from the context passages where possible.", (False, False, False)),
+    ("Where possible, answer only from the context.", (False, False, False)),
+    ("Answer only from the context, in one sentence if possible.", (True, False, False)),  # the hedge is the length's
     ("Answer only from the context. If you are confident you know the answer, you may answer even if it is not in "
      "the context.", (False, False, False)),
     ("Answer only from the context. Feel free to elaborate with examples of your own.", (False, False, False)),
