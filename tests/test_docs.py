@@ -31,7 +31,7 @@ REQUIRED = [
 ]
 PLACEHOLDER = re.compile(r"\bTODO\b|\bTBD\b|\blorem\b|coming soon|\bFIXME\b|\bXXX\b", re.I)
 SKIP_DIRS = {".git", ".hypothesis", ".rag_index", ".ruff_cache", ".benchmarks", "node_modules",
-             "build", "dist", ".venv", "__pycache__"}
+             "build", "dist", ".venv", "venv", "site-packages", "__pycache__"}  # a venv made inside the clone too
 # Names in backticks that belong to libraries, not to us.
 EXTERNAL = {"PersistentClient", "HttpClient", "PdfReader", "WordLlama", "BM25",
             "RecursiveCharacterTextSplitter", "ceil"} | set(dir(builtins))
