@@ -49,10 +49,10 @@ def normalise_quotes(text: str) -> str:
 
 def is_refusal(text: str) -> bool:
     """Does the text decline to answer ("I don't know", "the context does not contain ...", "the
-    passages do not cover ...") and
-    state nothing of its own? A reply that answers in part, citing a passage for a sentence that
-    does not decline, and declines the rest ("X was founded in 1998 [c4]. I don't know by whom.")
-    is an answer: what it states must be checked. A refusal may mention ids ("[c1] does not say")."""
+    passages do not cover ...") and state nothing of its own? A reply that answers in part,
+    citing a passage for a sentence that does not decline, and declines the rest ("X was founded
+    in 1998 [c4]. I don't know by whom.") is an answer: what it states must be checked. A refusal
+    may mention ids ("[c1] does not say")."""
     text = normalise_quotes(text)
     if not text.strip():
         return True

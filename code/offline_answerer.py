@@ -10,8 +10,8 @@ vectors, "remain" for "stay", counts half) and embedding similarity. A sentence 
 one run) is read as rows: the words around each key term. One that opens by referring back
 ("This book ...") comes with the sentence before it: never more than two. It refuses (when
 allowed) when a name or number of the question is not in the context (a name in letters may be
-said in other words, "processor" for "CPU"), or no sentence carries
-the asked fact with enough key terms; otherwise it follows offline_model.py's rules.
+said in other words, "processor" for "CPU"), or no sentence carries the asked fact with enough
+key terms; otherwise it follows offline_model.py's rules.
 
 What it CANNOT do: paraphrase or say "yes"/"no" itself; combine facts of several sentences, do
 arithmetic; find a sentence that shares neither words nor much meaning with the question; read a

@@ -125,6 +125,7 @@ _NO_OUTSIDE = _any(
 # ...") is no rule; a hedge of something else ("..., in one sentence if possible") leaves it standing.
 _HEDGE = r"((where|when(ever)?|if)\s+(at all\s+)?possible|as (far|much) as (possible|you can)|where(ver)? you can|unless (necessary|needed|required))"
 _HEDGED = _any(rf"\b{_SOURCE}\b(\s+\w+)?[\s,]+{_HEDGE}\b", rf"^\s*{_HEDGE}\s*,")
+_NOT_GROUNDING = _any(_ABOUT_CITING.pattern, _HEDGED.pattern)  # clauses whose "only ... context" is no grounding
 _OWN_KNOWLEDGE = _any(r"\b(use|using|draw on|rely on|add|include|supplement|with|from)\b(?:(?!\b(?:no|not|never)\b)[^.;\n]){0,30}"
                       r"\b((own|general|outside|external|background|prior|world|common) knowledge|your (expertise|experience))\b",
                       r"\b(use|using|draw on|rely on|add|supplement|round out|complete)\b(?:(?!\b(?:no|not|never)\b)[^.;\n]){0,30}"
@@ -258,7 +259,7 @@ def read_prompt(messages: list[dict]) -> Prompt:
     # outside the context and the question.
     said = system + "\n" + "\n".join(line for line in without_context(user).splitlines()
                                      if line.strip() != question and not _QUESTION_LINE.match(line))
-    grounded = (_states(_GROUNDED, system, unless=_any(_ABOUT_CITING.pattern, _HEDGED.pattern))
+    grounded = (_states(_GROUNDED, system, unless=_NOT_GROUNDING)
                 or _states(_NO_OUTSIDE, system, negatable=False, unless=_HEDGED)) \
         and not _states(_OWN_KNOWLEDGE, said) and not _permits(_GUESSES, said)
     context_is_data = (_states(_UNTRUSTED, system) or bool(_UNTRUSTED_SENTENCE.search(system))) \

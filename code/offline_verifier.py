@@ -10,8 +10,8 @@ the claim:
   of one joined by "and") that shares the most words with the claim phrase that holds it, so
   "Revenue was 21%." is not supported by "Q3 revenue 4.2M, margin 21%.";
 * no claim phrase differs in negation from the context phrase that matches it best ("cannot"
-  and "is unable to" agree, so do "does no pivoting" and "without pivoting"), or holds a direction word where that phrase has the opposite
-  (faster/slower, before/after, ...);
+  and "is unable to" agree, so do "does no pivoting" and "without pivoting"), or holds a
+  direction word where that phrase has the opposite (faster/slower, before/after, ...);
 * its content is covered: each of its phrases has some of its words in the context (an added
   cause such as "because the servers are overloaded" has none), and most of its words are
   there, or (a paraphrase) enough of them are and its embedding is close to the context's; a

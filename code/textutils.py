@@ -54,11 +54,14 @@ _TEX_CODE = _in_words(_TEX_LIGATURES, _TEX_ACCENTS, between_letters=True)
 _T1_CODE = _in_words(_T1_LIGATURES, _T1_SIGNS, between_letters=False)
 
 
+def _ligatures(pattern: re.Pattern, text: str) -> int:
+    return sum(m.group(3) is None for m in pattern.finditer(text))
+
+
 def tex_font_codes_read(text: str) -> str:
     """"speci\x0ced" -> "specified", "\x0cle" -> "file", "E\x13en" -> "E´en" (tex_accents_joined:
     "Eén"); in a T1 text, "scienti\x1cc" -> "scientific"."""
-    t1 = any(code in text for code in _T1_LIGATURES) and \
-        sum(1 for m in _T1_CODE.finditer(text) if m.group(3) is None) > sum(1 for m in _TEX_CODE.finditer(text) if m.group(3) is None)
+    t1 = any(code in text for code in _T1_LIGATURES) and _ligatures(_T1_CODE, text) > _ligatures(_TEX_CODE, text)
     pattern, ligatures, signs = (_T1_CODE, _T1_LIGATURES, _T1_SIGNS) if t1 else (_TEX_CODE, _TEX_LIGATURES, _TEX_ACCENTS)
     return pattern.sub(lambda m: ligatures.get(m.group(1) or m.group(2)) or signs[m.group(3)], text)
 
