@@ -27,17 +27,20 @@ CLAIMS_SEED = "claims-20240611"
 SPLITS = ("tune", "heldout", "fresh")
 
 
-def run(cfg: Config, progress: bool = False) -> dict:
+def run(cfg: Config, progress: bool = False, splits: tuple[str, ...] = SPLITS) -> dict:
     """Every dev-set document evaluated once: {"summary": {document or "overall": {split: summary}}},
     "results": [each question's result, with its "document" and "split"]}; a split appears where
-    the document has questions in it."""
+    the document has questions in it. Only the questions of `splits` are asked, so a change can
+    be tried on the tuning half without a look at the others."""
     files = sorted(DEVSET.glob("*.questions.jsonl"))
     pdfs = [DEVSET / "pdfs" / f.name.replace(".questions.jsonl", ".pdf") for f in files]
     if not files or not all(p.is_file() for p in pdfs):
         raise RAGError(f"the dev set PDFs are missing from {DEVSET / 'pdfs'}: run python tools/fetch_devset.py")
-    table, pooled, everything = {}, {split: [] for split in SPLITS}, []
+    table, pooled, everything = {}, {split: [] for split in splits}, []
     for path, pdf in zip(files, pdfs):
-        questions = load_questions(path)
+        questions = [q for q in load_questions(path) if q.get("split") in splits]
+        if not questions:
+            continue
         results = evaluate(questions, [pdf], cfg, progress=progress)["results"]
         everything += [{"document": pdf.stem, "split": q.get("split"), **r} for r, q in zip(results, questions)]
         for split in pooled:
@@ -60,8 +63,9 @@ def print_devset(report: dict) -> None:
                   + "".join(f" {fmt(summary[key]):>15}" for key, _ in DEVSET_ROWS))
 
 
-def claims_benchmark(cfg: Config) -> dict:
-    """The configured verifier on the labelled claims: balanced accuracy per split and per edit."""
+def claims_benchmark(cfg: Config, splits: tuple[str, ...] = SPLITS) -> dict:
+    """The configured verifier on the labelled claims of `splits`: balanced accuracy per split
+    and per edit."""
     import random
 
     from chunker import Chunk
@@ -74,10 +78,11 @@ def claims_benchmark(cfg: Config) -> dict:
         for n, item in enumerate(group):
             item["split"] = "tune" if n < (len(group) + 1) // 2 else "heldout"
     items += [{**item, "split": "fresh"} for item in _jsonl(DEVSET / "fresh_claims.jsonl")]
+    items = [i for i in items if i["split"] in splits]
     for item in items:
         item["verdict"] = check_faithfulness("", [Chunk("c0", item["context"])], [item["claim"]], cfg).verdicts[0]
     out = {}
-    for split in [s for s in SPLITS if any(i["split"] == s for i in items)] + ["all"]:
+    for split in [s for s in splits if any(i["split"] == s for i in items)] + ["all"] * (len(splits) > 1):
         mine = [i for i in items if split in ("all", i["split"])]
         right = {e: statistics.fmean(i["verdict"] == i["supported"] for i in mine if i["edit"] == e)
                  for e in sorted({i["edit"] for i in mine})}

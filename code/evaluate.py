@@ -88,9 +88,10 @@ def print_sweep(extra: dict) -> None:
 def run_devset_or_claims(args) -> None:
     """--devset or --claims: print the table, or write the report to --json."""
     cfg = config_from_args(args)
+    splits = tuple(args.split or devset.SPLITS)
     if args.devset:
-        return write_or_print(devset.run(cfg, not args.json and sys.stderr.isatty()), args.json, devset.print_devset)
-    write_or_print(devset.claims_benchmark(cfg), args.json, lambda report: print("\n".join(
+        return write_or_print(devset.run(cfg, not args.json and sys.stderr.isatty(), splits), args.json, devset.print_devset)
+    write_or_print(devset.claims_benchmark(cfg, splits), args.json, lambda report: print("\n".join(
         f"{split:<8} " + "  ".join(f"{k} {fmt(v)}" for k, v in s.items()) for split, s in report["summary"].items())))
 
 
@@ -102,6 +103,8 @@ def parse_args(argv: list[str] | None):
     parser.add_argument("--json", metavar="OUT", help="also write {summary, results} to OUT")
     parser.add_argument("--devset", action="store_true", help="every data/devset document, tune vs held-out")
     parser.add_argument("--claims", action="store_true", help="the verifier's balanced accuracy on data/devset/claims.jsonl")
+    parser.add_argument("--split", action="append", choices=devset.SPLITS,
+                        help="with --devset or --claims: only this half (repeat for more); try a change on tune alone")
     parser.add_argument("--dialogues", metavar="FILE", help="scripted conversations, run turn by turn as --chat does")
     parser.add_argument("--html", metavar="OUT", help="also write the report as an HTML page with charts")
     parser.add_argument("--sweep", action="store_true", help="also run every retrieval mode and the chunk sizes "
@@ -114,6 +117,8 @@ def parse_args(argv: list[str] | None):
     pipeline = [flag for name, (flag, _) in FLAGS.items() if getattr(args, name) is not None]
     if args.claims and pipeline:
         raise RAGError(f"--claims checks the verifier on given contexts, so {', '.join(pipeline)} changes nothing; drop it")
+    if args.split and not (args.devset or args.claims):
+        raise RAGError("--split picks a half of the dev set: use it with --devset or --claims")
     if (args.html or args.sweep) and (args.devset or args.claims or args.dialogues):
         raise RAGError("--html and --sweep go with a question set, not with --devset, --claims or --dialogues; drop one")
     if (args.pdf is None) != (args.questions is None):

@@ -118,6 +118,7 @@ def test_a_byte_order_mark_is_accepted_and_other_encodings_are_one_line(tmp_path
     (["--devset", "--claims"], "one at a time"),
     (["--dialogues", "d.json", "--pdf", "x.pdf", "--questions", "q.jsonl"], "one at a time"),
     (["--claims", "--top-k", "3"], "changes nothing"),
+    (["--split", "tune"], "use it with --devset or --claims"),
 ])
 def test_contradictory_evaluate_flags_are_refused(args, message):
     import evaluate
@@ -138,6 +139,16 @@ def test_claims_benchmark_keeps_the_fresh_claims_out_of_the_tune_split():
         f"documents'), got {counts}")
     fresh = [r for r in report["results"] if r["split"] == "fresh"]
     assert {r["doc"] for r in fresh} == {"texdoc", "ltnews35", "isomath"}, "only the fresh documents' claims are fresh"
+
+
+def test_a_split_of_the_claims_is_measured_without_the_others(capsys):
+    # Trying a change on the tuning half must not print the held-out numbers next to it.
+    import evaluate
+
+    evaluate.main(["--claims", "--split", "tune"])
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split()[0] for line in lines] == ["tune"], f"expected the tune line alone, got {lines}"
+    assert "claims 48 " in lines[0], f"expected the 48 tune claims: {lines[0]}"
 
 
 def test_the_table_shows_answer_recall_and_a_dash_without_a_reference(tmp_path, capsys):
