@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import re
 
-from citations import strip_markers
+from citations import normalise_quotes, strip_markers
 from offline_embeddings import embed, reworded_in
 from offline_layout import LABEL, labelled, parse_context, without_context
 from offline_model import Prompt
@@ -232,6 +232,7 @@ def supports(span: str, claim: str, lenient: bool = False) -> bool:
 
 def verdict(prompt: Prompt) -> str:
     claim, context = read_claim(prompt)
+    context = normalise_quotes(context)  # the claim was read with plain quotes: "haven’t" is "haven't"
     claim = strip_markers(claim)  # "[Function]" is text, "[c0]" is not
     # Asked by the prompt, not by the documents ("Is that a contradiction?" in a passage), nor by the claim.
     instructions = "\n".join(without_context(text) for text in (prompt.system, prompt.user)).replace(claim, " ")

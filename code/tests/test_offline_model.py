@@ -223,6 +223,21 @@ def test_without_is_a_negation_as_no_is(claim, verdict):
     assert supports(span, claim) is verdict, f"expected {verdict} for {claim!r} against {span!r}"
 
 
+def test_a_quote_with_a_typographic_apostrophe_is_supported_by_the_passage_it_quotes():
+    """An outside tester's right answer, quoted word for word, scored faithfulness 0.00: the
+    claim was read with plain quotes ("haven't") and the passage kept its typographic ones
+    ("haven\u2019t"), so the claim seemed to hold a negation the passage lacked."""
+    from chunker import Chunk
+    from config import get_config
+    from faithfulness import check_faithfulness
+
+    passage = "If you haven\u2019t changed it, upsd listens on TCP port 3493 by default."
+    report = check_faithfulness("", [Chunk("c0", passage)], [passage, "upsd listens on TCP port 3494 by default."],
+                                get_config())
+    assert report.verdicts == [True, False], (
+        f"expected the word-for-word quote supported and the changed port not; got {report.verdicts}")
+
+
 def test_every_sentence_supports_itself():
     """A claim that repeats its span word for word is supported, whatever it holds: a hyphenated
     name ("X-Ray"), a clause with no content word ("If, however, ..."), a plural name."""
