@@ -34,8 +34,9 @@ from embedding_helpers import embed_many, embed_one
 from pdf_loader import neutralise
 from store import APP, bm25_folder, collection_name, compact_store, get_client
 
-# Each retriever proposes this many candidates per requested result before fusion.
-CANDIDATES_PER_RESULT = 4
+# Each retriever proposes this many candidates (or k, if more) before fusion. One number for
+# every k, so the first five of a top 8 are the top 5: a deeper list would re-rank them.
+CANDIDATES = 50
 # A BM25 top hit scoring this many times the runner-up is a clear winner, kept in the top k.
 BM25_CLEAR_WIN = 1.5
 ADD_BATCH = 256
@@ -225,7 +226,7 @@ def retrieve(collection, query: str, k: int, cfg: Config | None = None) -> list[
     for c in collections:
         check_model(c, cfg)
     q = embed_one(query, cfg)
-    n = max(k * CANDIDATES_PER_RESULT, 20)
+    n = max(k, CANDIDATES)
     dense, scores = _dense(collections, q, n) if cfg.retrieval != "bm25" else ([], {})
     sparse, sparse_scores = _sparse(collections, query, n, cfg) if cfg.retrieval != "dense" else ([], [])
     fused = bm25.fuse([dense, sparse])

@@ -34,6 +34,17 @@ def test_hits_are_nearest_first_with_scores_and_pages():
     assert "Berlin office opened in July" in hits[0].text and hits[0].page == 3
 
 
+def test_a_larger_top_k_adds_chunks_after_the_same_first_ones():
+    """An outside tester's --top-k 8 moved a chunk into the first five that --top-k 5 left
+    out: each retriever's candidate list grew with k, and the fusion re-ranked. A larger k
+    must only add chunks after the same first ones."""
+    cfg = get_config()
+    collection = build_index(chunk_pages(SAMPLE_PAGES, 20, 5, "small"), cfg)  # 118 small chunks
+    for question in ("What portion of sales is billed in US dollars?", "How much is the CEO paid per year?"):
+        five, twelve = ([c.id for c in retrieve(collection, question, k, cfg)] for k in (5, 12))
+        assert twelve[:5] == five, f"expected top 12 to start with the top 5 {five} for {question!r}; got {twelve}"
+
+
 def test_rerun_over_the_same_document_does_not_embed_again(monkeypatch):
     cfg = get_config()
     chunks = sample_chunks(cfg)
