@@ -180,8 +180,11 @@ def _rows(sentence: str, keys: set[str]) -> list[str]:
     words = sentence.split()
     if len(words) <= MAX_SENTENCE_WORDS:
         return [sentence]
-    hits = [i for i, word in enumerate(words) if set(terms(word)) & keys]
-    starts = [i for n, i in enumerate(hits) if n == 0 or i - hits[n - 1] > ROW_BEFORE]
+    starts: list[int] = []  # a row starts after a gap in the key terms, or where the last row ends
+    for i in (i for i, word in enumerate(words) if set(terms(word)) & keys):
+        if not starts or i - last > ROW_BEFORE or i > starts[-1] + ROW_AFTER:
+            starts.append(i)
+        last = i
     return [" ".join(words[max(0, i - ROW_BEFORE):i + ROW_AFTER + 1]) for i in starts]
 
 

@@ -223,6 +223,15 @@ def test_without_is_a_negation_as_no_is(claim, verdict):
     assert supports(span, claim) is verdict, f"expected {verdict} for {claim!r} against {span!r}"
 
 
+def test_a_table_run_is_read_as_rows_to_its_end_when_every_row_holds_key_terms():
+    """An outside tester's table (one long run of text) repeats the question's words in every
+    row; a row started only after a gap between them, so no row reached past the first ones."""
+    names = ["BYTE", "SBYTE", "SHORT", "USHORT", "LONG", "ULONG", "LONGLONG", "ULONGLONG", "HALF", "FLOAT", "DOUBLE", "QUAD"]
+    table = " ".join(f"{name}_IMG pixel type holds {8 * (i + 1)} bits per pixel" for i, name in enumerate(names))
+    reply = ask("How many bits does the pixel type DOUBLE_IMG have?", context=f"[c0] The pixel types: {table}.")
+    assert "DOUBLE_IMG pixel type holds 88 bits" in reply, f"expected the DOUBLE_IMG row, 11th of 12; got {reply!r}"
+
+
 def test_a_quote_with_a_typographic_apostrophe_is_supported_by_the_passage_it_quotes():
     """An outside tester's right answer, quoted word for word, scored faithfulness 0.00: the
     claim was read with plain quotes ("haven't") and the passage kept its typographic ones
