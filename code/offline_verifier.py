@@ -58,7 +58,9 @@ _SIDES = [("faster quicker larger bigger greater higher more increase improve up
            "decrease reduce worse down"), ("before earlier until prior previously", "after later subsequently"),
           ("lefttoright", "righttoleft"), ("recommend", "avoid against")]
 _NUMBER_UNITS = {"percent", "thousand", "million", "billion"}
-_PHRASE = re.compile(r":\s+|\s+(?:and|or)\s+(?!\d)|\s+(?=(?:because|due to|so that)\b)")
+# "and"/"or" between phrases, not inside a count ("two or more", "one or two", "5 or 6").
+_PHRASE = re.compile(r":\s+|\s+(?:and|or)\s+(?!\d|(?:more|fewer|less|two|three|four|five|six|seven|eight|nine|ten)\b)"
+                     r"|\s+(?=(?:because|due to|so that)\b)")
 _PREPOSITION = re.compile(r"(since|from|until|in|on|at|after|before|during|for|by|with)\b", re.I)
 
 
@@ -189,17 +191,50 @@ def _contradicts(claim: str, span: str) -> bool:
 
     def differ(part: str, match: str) -> bool:
         (verb, nouns), (verb_said, nouns_said) = negations(part), negations(match)
-        return verb != verb_said or bool(nouns & (_words(match) - nouns_said) or nouns_said & (_words(part) - nouns))
+        if verb != verb_said:  # "without a LISTEN directive" = "do not specify a LISTEN directive"
+            verbal, nominal = (part, match) if verb else (match, part)
+            negated, scope = negations(nominal)[1], _negated_verb_scope(verbal)
+            # a negation of nothing the other phrase says ("cannot be a datatype if two ..." against
+            # "when two constants have the same value") is no difference
+            return not (negated and negated <= scope) and bool(scope & _words(nominal))
+        return bool(nouns & (_words(match) - nouns_said) or nouns_said & (_words(part) - nouns))
     parts = _phrases(span, whole=True)
     for part in _phrases(claim, whole=True):
         match = _best_match(part, parts)
         said, stated = _words(part), _words(match)
-        if _content(part) & stated and len(_content(part) & stated) >= min(2, len(_content(part))) \
-                and not part.startswith("than ") and (differ(part, match) or any(
+        compared, compared_said = _comparatives(part), _comparatives(match)
+        if not _content(part) & stated or part.startswith("than "):
+            continue
+        # An opposite ("slower" for "faster", "more accurate" for "less accurate") is itself the
+        # one word the phrases do not share; other differences need two shared words to be sure.
+        if any((group, 1 - side, word) in compared_said and (group, side, word) not in compared_said
+               for group, side, word in compared):
+            return True
+        if len(_content(part) & stated) >= min(2, len(_content(part))) and (differ(part, match) or any(
                 said & _words(one) and stated & _words(other) and not stated & _words(one)
                 for a, b in _SIDES for one, other in ((a, b), (b, a)))):
             return True
     return False
+
+
+def _negated_verb_scope(text: str) -> set[str]:
+    """The words a negated verb reaches: the few after "not", "never", "n't", up to a word that
+    opens another clause ("do not specify a LISTEN directive"; "cannot be a datatype if ...")."""
+    found = re.finditer(r"(?:\b(?:not|never|cannot|unable|nor|neither)\b|n't\b)((?:\s+(?!(?:if|when|unless|because|while|whereas|that|which|"
+                        r"where)\b)[\w.-]+){1,5})", text, re.I)
+    return {w for m in found for w in _words(m.group(1))}
+
+
+_SIDE_OF = {word: (group, side) for group, pair in enumerate(_SIDES) for side, words in enumerate(pair)
+            for word in words.split()}
+
+
+def _comparatives(text: str) -> set[tuple[int, int, str]]:
+    """(direction group, side, the word compared) of each direction word: "more accurate" is
+    (0, 0, "accurate"), a bare "faster" (0, 0, ""). "More accurate" and "less accurate" then
+    differ even in a phrase that also says "faster"."""
+    tokens = re.findall(r"[a-z]+", text.lower())
+    return {(*_SIDE_OF[t], min(_words(nxt), default="")) for t, nxt in zip(tokens, tokens[1:] + [""]) if t in _SIDE_OF}
 
 
 def supports(span: str, claim: str, lenient: bool = False) -> bool:

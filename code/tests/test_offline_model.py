@@ -247,6 +247,43 @@ def test_a_quote_with_a_typographic_apostrophe_is_supported_by_the_passage_it_qu
         f"expected the word-for-word quote supported and the changed port not; got {report.verdicts}")
 
 
+@pytest.mark.parametrize("claim, verdict", [
+    ("Without a LISTEN directive in upsd.conf, upsd listens only on the loopback interface.", True),
+    ("With a LISTEN directive in upsd.conf, upsd listens only on the loopback interface.", False),
+    ("Without a LISTEN directive in upsd.conf, upsd does not listen on the loopback interface.", False),
+])
+def test_without_says_what_a_negated_verb_before_the_same_words_says(claim, verdict):
+    """An outside tester's paraphrase: "Without a LISTEN directive" says what "If you do not
+    specify a LISTEN directive" says; the verifier had read a negated verb against no negation."""
+    span = "If you do not specify a LISTEN directive in upsd.conf, upsd only listens on the loopback interface."
+    assert supports(span, claim) is verdict, f"expected {verdict} for {claim!r} against {span!r}"
+
+
+@pytest.mark.parametrize("claim, verdict", [
+    ("If fastmode is set to 1, CSDP may be somewhat faster but somewhat less accurate.", True),
+    ("If fastmode is set to 1, then CSDP may be somewhat faster, and also somewhat more accurate.", False),
+    ("If fastmode is set to 1, CSDP may be slower and less accurate.", False),
+])
+def test_a_comparative_is_read_with_the_word_it_compares(claim, verdict):
+    """An outside tester's antonym: "more accurate" against "less accurate" was accepted because
+    the phrase also held "faster", a word of the claim's side."""
+    span = "If fastmode is set to 1, then CSDP may be somewhat faster, but also somewhat less accurate."
+    assert supports(span, claim) is verdict, f"expected {verdict} for {claim!r} against {span!r}"
+
+
+@pytest.mark.parametrize("claim, verdict", [
+    ("When two enum constants have the same value, the representation type cannot be a datatype.", True),
+    ("When three enum constants have the same value, the representation type cannot be a datatype.", False),
+    ("When two enum constants have the same value, the representation type can be a datatype.", False),
+])
+def test_a_count_stays_one_phrase_and_a_negation_of_another_clause_is_no_difference(claim, verdict):
+    """An outside tester's paraphrase was rejected twice over: "two or more" was split at "or"
+    (so "two" lost its subject), and the span's "cannot be a datatype" was read against the
+    claim's condition, which says nothing of a datatype."""
+    span = "The representation type cannot be a datatype if two or more enum constants share the same value."
+    assert supports(span, claim) is verdict, f"expected {verdict} for {claim!r} against {span!r}"
+
+
 def test_every_sentence_supports_itself():
     """A claim that repeats its span word for word is supported, whatever it holds: a hyphenated
     name ("X-Ray"), a clause with no content word ("If, however, ..."), a plural name."""
