@@ -58,11 +58,15 @@ def check_dialogue(dialogue: object, n: int, path: Path) -> dict:
         raise RAGError(f"{where}: expected {{\"pdf\": ..., \"turns\": [...]}} with at least one turn")
     named = dialogue.get("pdf")
     named = [named] if isinstance(named, str) else named
-    if not isinstance(named, list) or not named or not all(isinstance(p, str) and p.strip() for p in named):
+    if not isinstance(named, list) or not named:
         raise RAGError(f"{where}: \"pdf\" is missing; name the PDF it is about, e.g. \"pdf\": \"data/sample_report.pdf\", "
                        f"or a list of PDFs")
+    if not all(isinstance(p, str) and p.strip() for p in named):
+        raise RAGError(f"{where}: each entry of \"pdf\" is a PDF's path in quotes; fix {named!r}")
     pdfs = tuple(Path(p) if Path(p).is_absolute() else REPO_ROOT / p for p in named)
     for pdf in pdfs:
+        if pdf.is_dir():
+            raise RAGError(f"{where}: {pdf} is a folder; name the PDF files in it")
         if not pdf.is_file():
             raise RAGError(f"{where}: PDF {pdf} not found (data/devset/pdfs: python tools/fetch_devset.py)")
     if dialogue.get("split", "tune") not in SPLITS:

@@ -140,13 +140,16 @@ def main(argv: list[str] | None = None) -> None:
     cfg = config_from_args(args)
     # The inputs this run reads (or their defaults), never written over by an output file.
     inputs = [*(args.pdf or [SAMPLE_PDF]), args.questions or SAMPLE_QUESTIONS, args.dialogues, devset.DEVSET]
+    if args.dialogues:  # and the PDFs the dialogue file names
+        import dialogues
+
+        scripted = dialogues.load_dialogues(args.dialogues)
+        inputs += [pdf for dialogue in scripted for pdf in dialogue["pdf"]]
     keep = (*[i for i in inputs if i], cfg.index_dir)
     output_files({"--json": args.json, "--html": args.html}, keep)  # checked before the run
     progress = not args.json and sys.stderr.isatty()  # only for a person watching
     if args.dialogues:
-        import dialogues
-
-        report = dialogues.evaluate_dialogues(dialogues.load_dialogues(args.dialogues), cfg, progress)
+        report = dialogues.evaluate_dialogues(scripted, cfg, progress)
         return write_or_print(report, args.json, dialogues.print_dialogues)
     if args.devset or args.claims:
         return run_devset_or_claims(args)

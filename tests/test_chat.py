@@ -281,6 +281,13 @@ def test_a_bad_dialogue_file_is_one_error_naming_the_turn(tmp_path):
     path.write_text(json.dumps([{"pdf": "missing.pdf", "turns": [{"question": "q?"}]}]), encoding="utf-8")
     with pytest.raises(RAGError, match="missing.pdf"):
         dialogues.load_dialogues(path)
+    # an auditor's: a number in the list was called a missing "pdf", a folder a missing PDF
+    path.write_text(json.dumps([{"pdf": ["data/sample_report.pdf", 5], "turns": [{"question": "q?"}]}]), encoding="utf-8")
+    with pytest.raises(RAGError, match="each entry of \"pdf\" is a PDF's path"):
+        dialogues.load_dialogues(path)
+    path.write_text(json.dumps([{"pdf": str(tmp_path), "turns": [{"question": "q?"}]}]), encoding="utf-8")
+    with pytest.raises(RAGError, match="is a folder; name the PDF files"):
+        dialogues.load_dialogues(path)
 
 
 def test_a_session_with_no_answered_question_leaves_an_earlier_transcript(monkeypatch, capsys, tmp_path):

@@ -4,6 +4,7 @@ The sample evaluation is re-run in-process (offline, about 5 s) and compared wit
 between the `headline` markers of EVALUATION.md, so the write-up cannot go stale.
 """
 
+import json
 import re
 from functools import lru_cache
 from pathlib import Path
@@ -149,6 +150,21 @@ def test_a_split_of_the_claims_is_measured_without_the_others(capsys):
     lines = capsys.readouterr().out.splitlines()
     assert [line.split()[0] for line in lines] == ["tune"], f"expected the tune line alone, got {lines}"
     assert "claims 48 " in lines[0], f"expected the 48 tune claims: {lines[0]}"
+
+
+def test_json_output_never_replaces_a_pdf_that_the_dialogue_file_names(tmp_path):
+    """An outside auditor's data loss: `--dialogues d.json --json victim.pdf` wrote the report
+    over the PDF the dialogue file named (the inputs checked were only the flags' files)."""
+    import evaluate
+
+    victim = tmp_path / "victim.pdf"
+    victim.write_bytes(SAMPLE_PDF.read_bytes())
+    dialogues = tmp_path / "d.json"
+    dialogues.write_text(json.dumps([{"pdf": str(victim), "turns": [{"question": "Who is the CEO?",
+                                                                     "answer": "Maria Lopez"}]}]), encoding="utf-8")
+    with pytest.raises(RAGError, match="input document or the index"):
+        evaluate.main(["--dialogues", str(dialogues), "--json", str(victim)])
+    assert victim.read_bytes() == SAMPLE_PDF.read_bytes(), "expected the PDF the dialogue names left as it was"
 
 
 def test_the_table_shows_answer_recall_and_a_dash_without_a_reference(tmp_path, capsys):
