@@ -177,8 +177,8 @@ def _build_lock(path: Path, cfg: Config, show_progress: bool):
         lock.acquire(timeout=1)
     except Timeout:
         if show_progress:
-            print(one_line(f"waiting: another run is indexing {cited_name(path)}; its index will be reused"),
-                  file=sys.stderr, flush=True)
+            print(one_line(f"waiting: another run is indexing {cited_name(path)} (its index is reused if its settings "
+                           f"are these)"), file=sys.stderr, flush=True)
         lock.acquire()
     try:
         yield
@@ -198,9 +198,16 @@ def open_or_build(path: Path, cfg: Config, show_progress: bool = False,
     collection = open_index(key, cfg, listed)
     if collection is None:
         with _build_lock(path, cfg, show_progress):
+            # Hashed again under the lock, and after reading: an index is stored under the hash of
+            # the bytes it was built from, never under that of a file replaced meanwhile.
+            digest = file_hash(path)
+            key = index_key(path, cfg, digest)
             collection = open_index(key, cfg)
             if collection is None:
                 collection = _build(path, key, digest, cfg, show_progress)
+                if file_hash(path) != digest:
+                    drop_index(collection.name, cfg)
+                    raise RAGError(f"{path}: the file changed while it was being read; run again once it is written")
                 return Document(cited_name(path), collection, False, time.perf_counter() - start, digest)
     if (collection.metadata or {}).get("glued_text"):  # said when it was read; true on every use
         print(glued_warning(path), file=sys.stderr)

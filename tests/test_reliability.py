@@ -1015,3 +1015,34 @@ def test_extra_table_rows_at_page_edges_are_not_taken_for_running_headers(tmp_pa
     text = "\n".join(load_pdf_pages(pdf))
     missing = [row.split(":")[0] for row in rows if row.split(":")[0] not in text]
     assert not missing, f"expected all 60 rows, lost {len(missing)}: {missing}"
+
+
+# ============================================================ a later audit (2026-12-01)
+
+def test_a_pdf_replaced_while_it_is_indexed_never_serves_the_new_text_as_the_old_file(tmp_path, in_process_index,
+                                                                                       monkeypatch):
+    """An auditor's forged citation: a run hashed the file, waited for another run's lock, and
+    meanwhile the file was replaced; the index of the new bytes was stored under the old hash,
+    so when the old file came back its questions were answered with text it never held.
+    Expected: whatever happens to the run that saw the change, the old file's answer is its own."""
+    import documents
+
+    pdf = tmp_path / "X.pdf"
+    old = write_pdf(tmp_path / "old.pdf", ["Codes.\n\nThe secret code of the vault is ORIGINAL-1111."]).read_bytes()
+    new = write_pdf(tmp_path / "new.pdf", ["Codes.\n\nThe secret code of the vault is FORGED-0000."]).read_bytes()
+    pdf.write_bytes(old)
+    real_read = documents.read_pdf
+
+    def replaced_then_read(path, *args, **kwargs):  # the file changes after it was hashed
+        Path(path).write_bytes(new)
+        return real_read(path, *args, **kwargs)
+
+    monkeypatch.setattr(documents, "read_pdf", replaced_then_read)
+    try:
+        rag.run("What is the secret code of the vault?", [str(pdf)])
+    except RAGError as exc:
+        assert "changed while" in str(exc), f"expected a one-line error naming the change, got {exc}"
+    monkeypatch.setattr(documents, "read_pdf", real_read)
+    pdf.write_bytes(old)
+    answer = rag.run("What is the secret code of the vault?", [str(pdf)]).answer.text
+    assert "ORIGINAL-1111" in answer and "FORGED" not in answer, f"expected the old file's own code, got {answer!r}"
