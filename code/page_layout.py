@@ -30,16 +30,31 @@ _EXPONENT = re.compile(r"\s*[-\u2212]?\d+\s*")
 _BASE = re.compile(r"(?<![\w.,])\d{1,2}$")
 
 
+# Text drawn this far (points, an inch) outside the page's box is off the page (a hostile PDF
+# hides lines there); nearer, it may be a line that overflows the margin and is still seen.
+OFF_PAGE = 72
+
+
 def page_text(page) -> str:
     """The text of a pypdf page as pypdf extracts it, with each exponent after a number marked
-    ("2^31", "10^9"). A footnote mark set after a number of one or two digits reads as one too."""
+    ("2^31", "10^9"). A footnote mark set after a number of one or two digits reads as one too.
+    A line drawn off the page (OFF_PAGE) is left out: no reader of the page sees it."""
     runs: list[tuple[str, float, float]] = []  # (text, font size, baseline) of each run drawn
+    unseen: list[str] = []  # runs drawn off the page: no reader sees them, so none may be cited
+    left, bottom, right, top = (float(v) for v in page.mediabox)
 
     def visit(text, cm, tm, font, size):
-        if text.strip():
+        x, y = tm[4] * cm[0] + tm[5] * cm[2] + cm[4], tm[4] * cm[1] + tm[5] * cm[3] + cm[5]
+        if not text.strip():
+            return
+        if not (left - OFF_PAGE <= x <= right + OFF_PAGE and bottom - OFF_PAGE <= y <= top + OFF_PAGE):
+            unseen.append(text.strip())
+        else:
             runs.append((text, size * abs(tm[3] * cm[3]) or size, tm[5] * cm[3] + cm[5]))
 
     text = page.extract_text(visitor_text=visit) or ""
+    for line in unseen:  # only a line of its own: a run sharing a line with seen text stays
+        text = re.sub(r"(?m)^[ \t]*" + re.escape(line) + r"[ \t]*(\n|$)", "", text, count=1)
     for (before, size, base), (raised, small, top) in zip(runs, runs[1:]):
         if _EXPONENT.fullmatch(raised) and _BASE.search(before) and small <= EXPONENT_SIZE * size and top > base:
             tail, power = before[-12:], raised.strip()
