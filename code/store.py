@@ -107,6 +107,9 @@ def store_errors(cfg: Config, doing: str):
         if "disk is full" in text or "no space" in text or (not cfg.chroma_host and _nearly_full(cfg.index_dir)):
             raise RAGError(f"the disk holding {where} is full while {doing}; free some space or set "
                            f"RAG_INDEX_DIR to a folder on another disk") from None
+        if type(exc).__name__ == "NotFoundError":  # another run dropped it: the PDF changed or moved
+            raise RAGError(f"an index in use was removed by another run while {doing} (its PDF changed or "
+                           f"moved); run again to index the PDF as it is now") from None
         if "readonly" in text or "read-only" in text:
             raise RAGError(f"{where} is read-only while {doing}; set RAG_INDEX_DIR to a writable folder") from None
         if cfg.chroma_host and ("connect" in text or "timeout" in text or isinstance(exc, OSError)):

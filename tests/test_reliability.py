@@ -1058,3 +1058,19 @@ def test_a_line_drawn_off_the_page_is_not_read(tmp_path):
     text = load_pdf_pages(text_pdf(tmp_path / "hidden.pdf", [stream_object(content)]))[0]
     assert "Trudy" not in text, f"expected the off-page line left out, got {text!r}"
     assert "Maria Lopez" in text and "9 million dollars" in text, f"expected both lines on the page, got {text!r}"
+
+
+def test_an_index_removed_by_another_run_mid_session_is_a_one_line_error(tmp_path, in_process_index):
+    """An auditor's crash: a --chat session's next question ended it with "unexpected
+    NotFoundError" after another run had dropped the index in use (its PDF had changed).
+    Expected: a RAGError naming what happened and the fix, which --chat prints as one line."""
+    from documents import index_documents
+    from store import drop_index
+
+    pdf = write_pdf(tmp_path / "r.pdf", VAULT)
+    cfg = get_config()
+    documents = index_documents([pdf], cfg, show_progress=False)
+    rag.ask(documents, VAULT_QUESTION, cfg)
+    drop_index(documents[0].collection.name, cfg)  # as a run that saw the PDF change does
+    with pytest.raises(RAGError, match="removed by another run.*run again"):
+        rag.ask(documents, VAULT_QUESTION, cfg)
