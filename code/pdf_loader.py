@@ -11,9 +11,8 @@ PDF text is untrusted: `clean_text` also removes what could act on a terminal (c
 escape characters), forge a citation (`[c0]` becomes `(c0)`) or close the prompt's
 `<context>` block, so nothing a document says can pose as the pipeline's own markup.
 
-`SAMPLE_PAGES` / `SAMPLE_DOC` are a short fictional quarterly report written for this project
-(data/sample_report_pages.txt; `SAMPLE_PDF` is the same text as a real PDF), so the whole
-pipeline and its tests run with no file of yours.
+`SAMPLE_PAGES` / `SAMPLE_DOC`: a short fictional quarterly report (data/sample_report_pages.txt;
+`SAMPLE_PDF` is it as a real PDF), so the whole pipeline and its tests run with no file of yours.
 
 Run alone:  python code/pdf_loader.py [PDF]    (prints page count, characters and a preview)
 """
@@ -44,6 +43,8 @@ _INVISIBLE = dict.fromkeys(map(ord, "\x00\u200b\u200c\u200d\u2060\u00ad\ufeff"))
 # Tags a prompt may use to fence the context ("<context> ... </context>").
 _PROMPT_TAG = re.compile(r"<(?=\s*/?\s*(?:context|documents?|passages?|question|system|instructions?)\b)", re.I)
 LONGEST_WORD = 100
+# Scripts written without spaces (Chinese, Japanese, Thai, Lao, Khmer, Myanmar): a long run of them is text.
+_UNSPACED = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u0e00-\u0eff\u1780-\u17ff\u1000-\u109f]")
 LONGEST_LABEL = 20  # a page label is a number or a short prefix and number ("A-12")
 
 
@@ -65,7 +66,7 @@ def clean_text(text: str) -> str:
     text = re.sub(r"(?: ?\.){4,}", " ", text)
     # A "word" this long is data (base64, a hash dump), not language: keep its start only, so
     # it cannot swamp the embedding of the sentences around it.
-    text = re.sub(rf"\S{{{LONGEST_WORD},}}", lambda m: m.group(0)[:LONGEST_WORD] + "\u2026", text)
+    text = re.sub(rf"\S{{{LONGEST_WORD},}}", lambda m: m[0] if _UNSPACED.search(m[0]) else m[0][:LONGEST_WORD] + "\u2026", text)
     # Made inert after every join: "[fac-\nts:c0]" becomes a citation marker only when joined.
     text = re.sub(r"[^\S\n]+", " ", neutralise(text))
     text = re.sub(r" *\n *", "\n", text)

@@ -190,3 +190,15 @@ def test_an_exponent_set_small_and_raised_after_a_number_is_marked(tmp_path):
     [text] = load_pdf_pages(write_blank_pdf(tmp_path / "powers.pdf", 1, stream))
     assert "have 2^31 or more" in text and "2 x 10^9 is" in text, f"expected the exponents marked with ^; got {text!r}"
     assert "60059^" not in text, f"expected a footnote mark after a long number left alone; got {text!r}"
+
+
+def test_a_long_line_of_a_script_written_without_spaces_is_kept_whole():
+    """An auditor's Chinese page (landscape, small type) lost the end of every line over 100
+    characters: a run that long without spaces was cut as if it were a base64 blob. Chinese,
+    Japanese and Thai are written without spaces; a run of their letters is text."""
+    import unicodedata
+
+    line = unicodedata.normalize("NFKC", "年度报告：" + "公司在二零二四年的收入增长了百分之八，" * 6 + "首席财务官是洛佩斯。")
+    assert len(line) > 100 and clean_text(line) == line, f"expected the {len(line)}-character line kept whole"
+    blob = "QUJD" * 50
+    assert clean_text(blob) == blob[:100] + "\u2026", "expected a 200-character base64 run still cut to 100"
