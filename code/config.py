@@ -155,6 +155,8 @@ class Config:
     context_budget_chars: int = 6000
     max_question_chars: int = 2000
     max_pdf_mb: float = 100.0
+    # A small file can name one page thousands of times (a "page bomb"): refused above this.
+    max_pages: int = 10000
     index_dir: str = str(REPO_ROOT / ".rag_index")
     request_timeout: float = 60.0
     max_retries: int = 3
@@ -245,7 +247,7 @@ def validate(cfg: Config) -> None:
              "a cosine score between -1 and 1", 0.2)
     _require(cfg.context_budget_chars >= 200, "context_budget_chars", cfg.context_budget_chars,
              "at least 200 characters", 6000)
-    for name in ("max_pdf_mb", "request_timeout", "max_question_chars", "max_tokens"):
+    for name in ("max_pdf_mb", "max_pages", "request_timeout", "max_question_chars", "max_tokens"):
         _require(getattr(cfg, name) > 0, name, getattr(cfg, name), "positive", f"{getattr(Config, name):g}")
     _require(cfg.max_retries >= 0, "max_retries", cfg.max_retries, ">= 0", 3)
     _require(0.0 <= cfg.temperature <= 2.0, "temperature", cfg.temperature, "between 0 and 2", 0)

@@ -1,11 +1,10 @@
 """Step 1: turn a PDF into clean text, page by page.  [provided]
 
-`load_pdf(path)` returns the whole text; `load_pdf_pages(path)` returns one string per page
-(page 1 first) so that chunks, and therefore citations, know their page; `read_pdf(path)` adds
-each page's printed number (front matter in roman numerals makes p.140 print "124"). Every way
-a file can be unusable gets its own one-line `PDFLoadError` naming the fix: missing, not a PDF,
-empty, too large, encrypted, damaged or truncated, without pages, blank, or image-only (needs
-OCR); text that lost its spaces is a warning.
+`load_pdf(path)` returns the whole text; `load_pdf_pages(path)` one string per page (page 1
+first), so chunks and citations know their page; `read_pdf(path)` adds each page's printed
+number (p.140 may print "124"). Every way a file can be unusable is a one-line `PDFLoadError`
+naming the fix: missing, not a PDF, empty, too large or too many pages, encrypted, damaged or
+truncated, without pages, blank, or image-only (needs OCR); text that lost its spaces is a warning.
 
 PDF text is untrusted: `clean_text` also removes what could act on a terminal (control and
 escape characters), forge a citation (`[c0]` becomes `(c0)`) or close the prompt's
@@ -88,11 +87,10 @@ def check_file(path: Path, max_mb: float) -> None:
         raise PDFLoadError(f"{path} is a folder; pass a PDF file, or a folder to rag.py")
     if not stat.S_ISREG(info.st_mode):  # reading a pipe or a device could block or never end
         raise PDFLoadError(f"{path}: not a regular file (a pipe, socket or device); pass a PDF file")
-    size = info.st_size
-    if size == 0:
+    if info.st_size == 0:
         raise PDFLoadError(f"{path}: the file is empty (0 bytes); re-download or re-export it")
-    if size > max_mb * 1024 * 1024:
-        raise PDFLoadError(f"{path}: {size / 1024 / 1024:.3g} MB is over the {max_mb:g} MB limit; "
+    if info.st_size > max_mb * 1024 * 1024:
+        raise PDFLoadError(f"{path}: {info.st_size / 1024 / 1024:.3g} MB is over the {max_mb:g} MB limit; "
                            f"split the PDF or raise RAG_MAX_PDF_MB")
     try:
         with open(path, "rb") as fh:
@@ -192,6 +190,8 @@ def read_pdf(path: str | Path, max_mb: float | None = None, on_page=None) -> tup
         # Many PDFs are encrypted with an empty user password (owner restrictions only).
         if reader.is_encrypted and not reader.decrypt(""):
             raise PDFLoadError(locked)
+        if len(reader.pages) > (limit := get_config().max_pages):  # before any page is read
+            raise PDFLoadError(f"{path}: the PDF has {len(reader.pages)} pages, over RAG_MAX_PAGES={limit}; split it or raise it")
         pages, damaged = _read_pages(reader, path, on_page)
         labels = _labels(reader)
     except (FileNotDecryptedError, DependencyError, NotImplementedError) as exc:

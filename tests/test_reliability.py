@@ -1074,3 +1074,19 @@ def test_an_index_removed_by_another_run_mid_session_is_a_one_line_error(tmp_pat
     drop_index(documents[0].collection.name, cfg)  # as a run that saw the PDF change does
     with pytest.raises(RAGError, match="removed by another run.*run again"):
         rag.ask(documents, VAULT_QUESTION, cfg)
+
+
+def test_a_page_tree_that_repeats_one_page_is_refused_before_its_text_is_read(tmp_path, monkeypatch):
+    """An auditor's 4 KB PDF whose page tree names one page 300 x 300 times became 90,000 pages:
+    407 s and 965 MB to index. Expected: a PDF with more pages than RAG_MAX_PAGES is a one-line
+    error naming the setting, before any page's text is read (here a limit of 50, 60 pages)."""
+    monkeypatch.setenv("RAG_MAX_PAGES", "50")
+    leaf = b"<< /Type /Pages /Kids [%s] /Count 6 >>" % b" ".join([b"4 0 R"] * 6)
+    bodies = [b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [%s] /Count 60 >>" % b" ".join([b"3 0 R"] * 10),
+              leaf, b"<< /Type /Page /Parent 3 0 R /MediaBox [0 0 595 842] /Contents 5 0 R "
+              b"/Resources << /Font << /F1 6 0 R >> >> >>", stream_object(b"BT /F1 12 Tf 50 800 Td (Hello.) Tj ET"),
+              b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"]
+    pdf = tmp_path / "bomb.pdf"
+    pdf.write_bytes(pdf_from_bodies(bodies))
+    with pytest.raises(RAGError, match="60 pages.*RAG_MAX_PAGES"):
+        load_pdf_pages(pdf)
