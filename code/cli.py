@@ -46,6 +46,15 @@ def printable(text: str) -> str:
     return UNPRINTABLE.sub("\ufffd", as_text(text))
 
 
+def score_beside(score: float, threshold: float) -> str:
+    """`score` with as many decimals (three at least) as it takes to read on the right side of
+    `threshold`: 0.1998 against 0.2 is "0.1998", not "0.200"."""
+    for digits in range(3, 9):
+        if (float(shown := f"{score:.{digits}f}") < threshold) == (score < threshold):
+            return shown
+    return repr(score)
+
+
 def one_line(text: str) -> str:
     """Printable, and on one line: a file name holding a newline cannot start a forged line."""
     return re.sub(r"[\r\n]+", " ", printable(text))

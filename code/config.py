@@ -215,6 +215,8 @@ def get_config(env: Mapping[str, str] | None = None, **overrides: Any) -> Config
         if f.name not in values and raw not in (None, ""):
             values[f.name] = _parse(f, raw)
     values.update({k: v for k, v in overrides.items() if v is not None})
+    if "index_dir" in values:  # "~/x" from .env or a quoted shell value means the home folder, as unquoted
+        values["index_dir"] = os.path.expanduser(values["index_dir"])
     if values.get("min_relevance") is not None:
         values["min_relevance_source"] = "RAG_MIN_RELEVANCE"
     elif values.get("embedding_model", OFFLINE_EMBEDDING_MODEL) in CALIBRATED_GATES:

@@ -19,7 +19,7 @@ from collections import Counter
 from pathlib import Path
 
 from citations import CITE, NO_QUOTE, QUOTE_GAP, page_name, strip_markers
-from cli import write_file
+from cli import score_beside, write_file
 from textutils import split_sentences
 
 CSS = """:root{--ink:#1a1a1a;--line:#bdbdbd;--link:#0b5394} *{box-sizing:border-box} a{color:var(--link)}
@@ -137,14 +137,14 @@ def gate_html(gate: dict, h: int) -> str:
     best, limit = float(gate["best_score"]), float(gate["threshold"])
     lo, hi = min(0.0, best, limit), max(1.0, best, limit)
     x = lambda v: 10 + 300 * (v - lo) / (hi - lo)  # noqa: E731
-    label = f"best score {best:.3f} {'at or above' if best >= limit else 'below'} the threshold {limit:g}"
+    label = f"best score {score_beside(best, limit)} {'at or above' if best >= limit else 'below'} the threshold {limit:g}"
     bar = (f'<svg viewBox="0 0 320 58" width="320" role="img" aria-label="{label}"><title>{label}</title><rect '
            f'x="10" y="16" width="300" height="16" fill="#eee" stroke="#6b6b6b"/><rect x="10" y="16" height="16" '
            f'width="{x(best) - 10:.1f}" fill="#0b5394"/><line x1="{x(limit):.1f}" x2="{x(limit):.1f}" y1="8" y2="40" '
            f'stroke="#1a1a1a" stroke-width="2" stroke-dasharray="4 2"/><text x="{x(best):.1f}" y="11" text-anchor='
-           f'"middle">best {best:.3f}</text><text x="{x(limit):.1f}" y="54" text-anchor="middle">threshold {limit:g}'
+           f'"middle">best {score_beside(best, limit)}</text><text x="{x(limit):.1f}" y="54" text-anchor="middle">threshold {limit:g}'
            f'</text><text x="10" y="54">{lo:g}</text><text x="310" y="54" text-anchor="end">{hi:g}</text></svg>')
-    rows = [("best score", number(best)), ("threshold", f"{limit:g}"), ("set by", esc(gate.get("threshold_source")))]
+    rows = [("best score", score_beside(best, limit)), ("threshold", f"{limit:g}"), ("set by", esc(gate.get("threshold_source")))]
     state = tag(gate["passed"], "passed: the model was asked", "refused: the model was not called")
     return f"<h{h}>Relevance gate</h{h}><p>{state}</p>{facts(rows)}{bar}"
 

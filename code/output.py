@@ -14,7 +14,7 @@ import sys
 from dataclasses import asdict
 
 from citations import best_quote, citation_line, page_name
-from cli import printable
+from cli import printable, score_beside
 from config import Config
 from textutils import terms
 
@@ -79,7 +79,7 @@ def print_text(result, cfg: Config, show_context: bool = False) -> None:
     say(f"A: {data['answer']}")
     gate = data["gate"]
     if not gate["passed"]:
-        say(f"   (relevance gate: best score {gate['best_score']:.3f} < {gate['threshold']:g}; "
+        say(f"   (relevance gate: best score {score_beside(gate['best_score'], gate['threshold'])} < {gate['threshold']:g}; "
               f"the model was not called)")
     if data["citations"]:
         say("\nCitations:")

@@ -145,7 +145,7 @@ def mark_headings(text: str) -> str:
         stripped = line.strip()
         before = marked[-1].strip() if marked else ""  # already marked: a heading ends a block
         after = lines[i + 1].strip() if i + 1 < len(lines) else ""
-        open_ended = bool(stripped) and stripped[-1] not in ".!?:;,"
+        open_ended = bool(stripped) and stripped[-1] not in ".!?:;,-"  # "Berlin-" goes on in the next line
         is_heading = (
             open_ended and (stripped[0].isupper() or stripped[0].isdigit())
             and len(stripped.split()) <= 15

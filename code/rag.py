@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from budget import fit_to_budget, whole_sentences
 from chunker import Chunk
 from citations import is_refusal, resolve_citations
-from cli import ArgumentParser, add_pipeline_flags, as_text, config_from_args, output_files, run_cli
+from cli import ArgumentParser, add_pipeline_flags, as_text, config_from_args, output_files, run_cli, score_beside
 from config import Config, RAGError, get_config
 from documents import Document, index_documents, pdf_paths
 from faithfulness import FaithfulnessReport, check_faithfulness, split_claims
@@ -111,7 +111,8 @@ def ask(documents: list[Document], question: str, cfg: Config, search: str | Non
     else:  # nothing relevant: refuse here and save the model call (and its chance to invent)
         context = []
         result_answer = Answer(f"I don't know: nothing in the documents is relevant to the question "
-                               f"(best score {decision['best_score']:.3f} < {decision['threshold']:g}).",
+                               f"(best score {score_beside(decision['best_score'], decision['threshold'])} < "
+                               f"{decision['threshold']:g}).",
                                [], refused=True)
     clock.lap("generate")
     if result_answer.refused:

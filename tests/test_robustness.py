@@ -3,6 +3,7 @@ documents, progress, Chroma server mode, and one-line errors for every kind of b
 
 import json
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -57,6 +58,22 @@ def test_gate_refuses_without_calling_the_model(monkeypatch):
     assert result.answer.refused and result.answer.citations == []
     assert f"{result.gate['best_score']:.3f} < 0.99" in result.answer.text
     assert calls == []
+
+
+def test_a_score_just_under_the_gate_is_not_shown_as_equal_to_it(monkeypatch):
+    """An auditor read "best score 0.200 < 0.2": a score of 0.1998 rounded to three decimals.
+    Expected: the refusal shows as many decimals as it takes to be below the threshold."""
+    from cli import score_beside
+
+    assert score_beside(0.1998, 0.2) == "0.1998" and score_beside(0.4567, 0.2) == "0.457", "expected 3 decimals or more"
+    best = rag.run("Who is the CEO?").gate["best_score"]  # 0.3749 with the offline embedder
+    rounded_up = float(f"{best:.3f}")
+    assert rounded_up > best, f"the check needs a best score that rounds up at three decimals; {best} does not"
+    monkeypatch.setenv("RAG_MIN_RELEVANCE", str(rounded_up))
+    result = rag.run("Who is the CEO?")
+    shown = re.search(r"best score ([\d.]+) <", result.answer.text).group(1)
+    assert result.answer.refused and float(shown) < result.gate["threshold"], \
+        f"expected the shown score below {result.gate['threshold']}: {result.answer.text!r}"
 
 
 def test_json_shows_the_gate_decision(capsys):
@@ -635,6 +652,15 @@ def test_a_step_script_answers_help_with_its_docstring(script):
     done = subprocess.run([sys.executable, str(CODE / script), "--help"], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0 and f"Run alone:  python code/{script}" in done.stdout and not done.stderr.strip(), (
         f"expected the docstring on stdout, exit 0; got {done.returncode}, {done.stdout[-300:]!r}, {done.stderr[-300:]!r}")
+
+
+@pytest.mark.parametrize("budget", ["abc", "-5"])
+def test_a_bad_budget_for_the_budget_step_is_one_line(budget):
+    """An auditor's `budget.py q abc` ended in "unexpected ValueError", and a budget of -5 ran."""
+    import budget as budget_step
+
+    with pytest.raises(RAGError, match="at least 200"):
+        budget_step.main(["What was Q3 revenue?", budget])
 
 
 @pytest.mark.parametrize("case", ["truncated"])  # the in-process cases above cover the others

@@ -101,3 +101,12 @@ def test_unexpected_errors_are_one_line_unless_debugging(monkeypatch, capsys):
     monkeypatch.setenv("RAG_DEBUG", "1")
     with pytest.raises(ZeroDivisionError):
         run_cli(broken)
+
+
+def test_a_tilde_in_the_index_folder_means_the_home_folder():
+    """An auditor's RAG_INDEX_DIR='~/x' (quoted in the shell, or in .env, where no shell expands
+    it) made a folder literally named "~" in the current one."""
+    import os
+
+    cfg = get_config({"RAG_INDEX_DIR": "~/rag-index"})
+    assert cfg.index_dir == os.path.join(os.path.expanduser("~"), "rag-index"), f"expected the home folder, got {cfg.index_dir}"

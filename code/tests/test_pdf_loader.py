@@ -202,3 +202,4 @@ def test_a_long_line_of_a_script_written_without_spaces_is_kept_whole():
     assert len(line) > 100 and clean_text(line) == line, f"expected the {len(line)}-character line kept whole"
     blob = "QUJD" * 50
     assert clean_text(blob) == blob[:100] + "\u2026", "expected a 200-character base64 run still cut to 100"
+
