@@ -38,7 +38,8 @@ OFF_PAGE = 72
 def page_text(page) -> str:
     """The text of a pypdf page as pypdf extracts it, with each exponent after a number marked
     ("2^31", "10^9"). A footnote mark set after a number of one or two digits reads as one too.
-    A line drawn off the page (OFF_PAGE) is left out: no reader of the page sees it."""
+    A line drawn off the page (OFF_PAGE) is left out: no reader of the page sees it (unless most
+    of the page is "off": then its positions were misread)."""
     runs: list[tuple[str, float, float]] = []  # (text, font size, baseline) of each run drawn
     unseen: list[str] = []  # runs drawn off the page: no reader sees them, so none may be cited
     left, bottom, right, top = (float(v) for v in page.mediabox)
@@ -53,7 +54,9 @@ def page_text(page) -> str:
             runs.append((text, size * abs(tm[3] * cm[3]) or size, tm[5] * cm[3] + cm[5]))
 
     text = page.extract_text(visitor_text=visit) or ""
-    for line in unseen:  # only a line of its own: a run sharing a line with seen text stays
+    # Only a few hidden lines, each a line of its own: a page mostly "off" itself has coordinates
+    # pypdf misread, and a run sharing a line with seen text stays.
+    for line in unseen if len(unseen) < len(runs) else []:
         text = re.sub(r"(?m)^[ \t]*" + re.escape(line) + r"[ \t]*(\n|$)", "", text, count=1)
     for (before, size, base), (raised, small, top) in zip(runs, runs[1:]):
         if _EXPONENT.fullmatch(raised) and _BASE.search(before) and small <= EXPONENT_SIZE * size and top > base:
