@@ -236,15 +236,14 @@ def test_a_quote_with_a_typographic_apostrophe_is_supported_by_the_passage_it_qu
     """An outside tester's right answer, quoted word for word, scored faithfulness 0.00: the
     claim was read with plain quotes ("haven't") and the passage kept its typographic ones
     ("haven\u2019t"), so the claim seemed to hold a negation the passage lacked."""
-    from chunker import Chunk
-    from config import get_config
-    from faithfulness import check_faithfulness
-
     passage = "If you haven\u2019t changed it, upsd listens on TCP port 3493 by default."
-    report = check_faithfulness("", [Chunk("c0", passage)], [passage, "upsd listens on TCP port 3494 by default."],
-                                get_config())
-    assert report.verdicts == [True, False], (
-        f"expected the word-for-word quote supported and the changed port not; got {report.verdicts}")
+    system = "Reply Yes or No: is the claim supported by the context?"
+
+    def verdict(claim: str) -> str:
+        user = f"<context>\n[c0] {passage}\n</context>\n\nClaim: {claim}"
+        return complete([{"role": "system", "content": system}, {"role": "user", "content": user}]).choices[0].message.content
+    verdicts = [verdict(passage), verdict("upsd listens on TCP port 3494 by default.")]
+    assert verdicts == ["Yes", "No"], f"expected the word-for-word quote supported and the changed port not; got {verdicts}"
 
 
 @pytest.mark.parametrize("claim, verdict", [
