@@ -199,30 +199,6 @@ def test_verifier_binds_numbers_and_negations_to_their_subject_and_normalises_fo
     assert supports(span, claim) is verdict
 
 
-@pytest.mark.parametrize("claim, verdict", [
-    ("When the bases are exhausted, the server cannot accept new client connections.", True),
-    ("When the bases are exhausted, the server can accept new client connections.", False),
-    ("When the bases are exhausted, the server still accepts new client connections.", False),
-])
-def test_unable_to_is_a_negation(claim, verdict):
-    """An outside tester's paraphrase: "cannot accept" says what "is unable to accept" says, and
-    "can accept" says the opposite (before, the verifier read it the other way round)."""
-    span = "When the bases are exhausted, the server is unable to accept new client connections."
-    assert supports(span, claim) is verdict, f"expected {verdict} for {claim!r} against {span!r}"
-
-
-@pytest.mark.parametrize("claim, verdict", [
-    ("The algorithm does no numerical pivoting.", True),
-    ("The algorithm performs numerical pivoting.", False),
-    ("The algorithm factorizes the matrix with numerical pivoting.", False),
-])
-def test_without_is_a_negation_as_no_is(claim, verdict):
-    """An outside tester's paraphrase: "does no pivoting" says what "without pivoting" says (the
-    verifier had read "without" as "with" and so rejected it as a changed negation)."""
-    span = "The algorithm factorizes the matrix without numerical pivoting."
-    assert supports(span, claim) is verdict, f"expected {verdict} for {claim!r} against {span!r}"
-
-
 def test_a_table_run_is_read_as_rows_to_its_end_when_every_row_holds_key_terms():
     """An outside tester's table (one long run of text) repeats the question's words in every
     row; a row started only after a gap between them, so no row reached past the first ones."""
@@ -246,40 +222,37 @@ def test_a_quote_with_a_typographic_apostrophe_is_supported_by_the_passage_it_qu
     assert verdicts == ["Yes", "No"], f"expected the word-for-word quote supported and the changed port not; got {verdicts}"
 
 
-@pytest.mark.parametrize("claim, verdict", [
-    ("Without a LISTEN directive in upsd.conf, upsd listens only on the loopback interface.", True),
-    ("With a LISTEN directive in upsd.conf, upsd listens only on the loopback interface.", False),
-    ("Without a LISTEN directive in upsd.conf, upsd does not listen on the loopback interface.", False),
+UNABLE = "When the bases are exhausted, the server is unable to accept new client connections."
+WITHOUT = "The algorithm factorizes the matrix without numerical pivoting."
+LISTEN = "If you do not specify a LISTEN directive in upsd.conf, upsd only listens on the loopback interface."
+FASTMODE = "If fastmode is set to 1, then CSDP may be somewhat faster, but also somewhat less accurate."
+ENUMS = "The representation type cannot be a datatype if two or more enum constants share the same value."
+
+
+@pytest.mark.parametrize("span, claim, verdict", [
+    # "cannot accept" says what "is unable to accept" says (the verifier had read it the other way round)
+    (UNABLE, "When the bases are exhausted, the server cannot accept new client connections.", True),
+    (UNABLE, "When the bases are exhausted, the server can accept new client connections.", False),
+    (UNABLE, "When the bases are exhausted, the server still accepts new client connections.", False),
+    # "does no pivoting" says what "without pivoting" says ("without" had been read as "with")
+    (WITHOUT, "The algorithm does no numerical pivoting.", True),
+    (WITHOUT, "The algorithm performs numerical pivoting.", False),
+    (WITHOUT, "The algorithm factorizes the matrix with numerical pivoting.", False),
+    # "without X" says what a negated verb that reaches X says
+    (LISTEN, "Without a LISTEN directive in upsd.conf, upsd listens only on the loopback interface.", True),
+    (LISTEN, "With a LISTEN directive in upsd.conf, upsd listens only on the loopback interface.", False),
+    (LISTEN, "Without a LISTEN directive in upsd.conf, upsd does not listen on the loopback interface.", False),
+    # a comparative is read with the word it compares, though the phrase also says "faster"
+    (FASTMODE, "If fastmode is set to 1, CSDP may be somewhat faster but somewhat less accurate.", True),
+    (FASTMODE, "If fastmode is set to 1, then CSDP may be somewhat faster, and also somewhat more accurate.", False),
+    (FASTMODE, "If fastmode is set to 1, CSDP may be slower and less accurate.", False),
+    # "two or more" is one phrase, and "cannot be a datatype" says nothing of the claim's condition
+    (ENUMS, "When two enum constants have the same value, the representation type cannot be a datatype.", True),
+    (ENUMS, "When three enum constants have the same value, the representation type cannot be a datatype.", False),
+    (ENUMS, "When two enum constants have the same value, the representation type can be a datatype.", False),
 ])
-def test_without_says_what_a_negated_verb_before_the_same_words_says(claim, verdict):
-    """An outside tester's paraphrase: "Without a LISTEN directive" says what "If you do not
-    specify a LISTEN directive" says; the verifier had read a negated verb against no negation."""
-    span = "If you do not specify a LISTEN directive in upsd.conf, upsd only listens on the loopback interface."
-    assert supports(span, claim) is verdict, f"expected {verdict} for {claim!r} against {span!r}"
-
-
-@pytest.mark.parametrize("claim, verdict", [
-    ("If fastmode is set to 1, CSDP may be somewhat faster but somewhat less accurate.", True),
-    ("If fastmode is set to 1, then CSDP may be somewhat faster, and also somewhat more accurate.", False),
-    ("If fastmode is set to 1, CSDP may be slower and less accurate.", False),
-])
-def test_a_comparative_is_read_with_the_word_it_compares(claim, verdict):
-    """An outside tester's antonym: "more accurate" against "less accurate" was accepted because
-    the phrase also held "faster", a word of the claim's side."""
-    span = "If fastmode is set to 1, then CSDP may be somewhat faster, but also somewhat less accurate."
-    assert supports(span, claim) is verdict, f"expected {verdict} for {claim!r} against {span!r}"
-
-
-@pytest.mark.parametrize("claim, verdict", [
-    ("When two enum constants have the same value, the representation type cannot be a datatype.", True),
-    ("When three enum constants have the same value, the representation type cannot be a datatype.", False),
-    ("When two enum constants have the same value, the representation type can be a datatype.", False),
-])
-def test_a_count_stays_one_phrase_and_a_negation_of_another_clause_is_no_difference(claim, verdict):
-    """An outside tester's paraphrase was rejected twice over: "two or more" was split at "or"
-    (so "two" lost its subject), and the span's "cannot be a datatype" was read against the
-    claim's condition, which says nothing of a datatype."""
-    span = "The representation type cannot be a datatype if two or more enum constants share the same value."
+def test_negations_comparatives_and_counts_are_read_by_what_they_apply_to(span, claim, verdict):
+    """Outside testers' paraphrases and minimal edits that the verifier had judged wrongly."""
     assert supports(span, claim) is verdict, f"expected {verdict} for {claim!r} against {span!r}"
 
 
