@@ -39,7 +39,7 @@ def page_text(page) -> str:
     """The text of a pypdf page as pypdf extracts it, with each exponent after a number marked
     ("2^31", "10^9"). A footnote mark set after a number of one or two digits reads as one too.
     A line drawn off the page (OFF_PAGE) is left out: no reader of the page sees it (unless most
-    of the page is "off": then its positions were misread)."""
+    of the page is "off", or the page draws forms: then its positions may be misread)."""
     runs: list[tuple[str, float, float]] = []  # (text, font size, baseline) of each run drawn
     unseen: list[str] = []  # runs drawn off the page: no reader sees them, so none may be cited
     left, bottom, right, top = (float(v) for v in page.mediabox)
@@ -54,15 +54,24 @@ def page_text(page) -> str:
             runs.append((text, size * abs(tm[3] * cm[3]) or size, tm[5] * cm[3] + cm[5]))
 
     text = page.extract_text(visitor_text=visit) or ""
-    # Only a few hidden lines, each a line of its own: a page mostly "off" itself has coordinates
-    # pypdf misread, and a run sharing a line with seen text stays.
-    for line in unseen if len(unseen) < len(runs) else []:
+    # Only a few hidden lines, each a line of its own, on a page without forms: a page mostly
+    # "off" itself has positions pypdf misread, and pypdf places a form's text without the
+    # form's own matrix; a run sharing a line with seen text stays.
+    for line in unseen if len(unseen) < len(runs) and not _draws_forms(page) else []:
         text = re.sub(r"(?m)^[ \t]*" + re.escape(line) + r"[ \t]*(\n|$)", "", text, count=1)
     for (before, size, base), (raised, small, top) in zip(runs, runs[1:]):
         if _EXPONENT.fullmatch(raised) and _BASE.search(before) and small <= EXPONENT_SIZE * size and top > base:
             tail, power = before[-12:], raised.strip()
             text = re.sub(re.escape(tail) + r"\s?" + re.escape(power), lambda _: f"{tail}^{power}", text, count=1)
     return text
+
+
+def _draws_forms(page) -> bool:
+    try:
+        xobjects = (page.get("/Resources") or {}).get("/XObject") or {}
+        return any(x.get_object().get("/Subtype") == "/Form" for x in xobjects.values())
+    except Exception:  # noqa: BLE001 - a damaged resource dictionary: keep every line
+        return True
 
 
 def strip_running_lines(pages: list[str], edge: int = 2, printed: list[str] | None = None) -> list[str]:

@@ -1100,3 +1100,21 @@ def test_a_line_ending_in_a_hyphen_is_not_taken_for_a_heading(tmp_path):
              "More text follows on the next line of the page, as long as the lines before it."]
     text = load_pdf_pages(text_pdf(tmp_path / "r.pdf", [lines]))[0]
     assert "Berlin-." not in text and "Berlin-\nBrandenburg since 2020" in text, f"got {text!r}"
+
+
+def test_a_line_a_form_moves_onto_the_page_is_read(tmp_path):
+    """Guard for the off-page rule: pypdf reports a form's text without the form's /Matrix, so
+    a line drawn at y = -500 inside a form that moves it up by 1000 looks off the page while a
+    reader sees it. Expected: on a page that draws forms, no line is left out."""
+    page = b"q /Fm1 Do Q BT /F1 12 Tf 50 800 Td (First visible line.) Tj 0 -20 Td (Second visible line.) Tj ET"
+    form = b"BT /F1 12 Tf 50 -500 Td (The form moves this line onto the page.) Tj ET"
+    bodies = [b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+              b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 5 0 R >> "
+              b"/XObject << /Fm1 6 0 R >> >> /Contents 4 0 R >>", stream_object(page),
+              b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+              stream_object(form, b"/Type /XObject /Subtype /Form /BBox [0 -600 595 842] /Matrix [1 0 0 1 0 1000] "
+                                  b"/Resources << /Font << /F1 5 0 R >> >>")]
+    pdf = tmp_path / "form.pdf"
+    pdf.write_bytes(pdf_from_bodies(bodies))
+    text = load_pdf_pages(pdf)[0]
+    assert "The form moves this line onto the page." in text and "Second visible line." in text, f"got {text!r}"
