@@ -10,8 +10,9 @@ the claim:
   of one joined by "and") that shares the most words with the claim phrase that holds it, so
   "Revenue was 21%." is not supported by "Q3 revenue 4.2M, margin 21%.";
 * no claim phrase differs in negation from the context phrase that matches it best ("cannot"
-  and "is unable to" agree, so do "does no pivoting" and "without pivoting"), or holds a
-  direction word where that phrase has the opposite (faster/slower, before/after, ...);
+  and "is unable to" agree, so do "does no pivoting" and "without pivoting", and "without a
+  LISTEN directive" and "do not specify a LISTEN directive"), or holds a direction word where
+  that phrase has the opposite (faster/slower, before/after, "more accurate"/"less accurate");
 * its content is covered: each of its phrases has some of its words in the context (an added
   cause such as "because the servers are overloaded" has none), and most of its words are
   there, or (a paraphrase) enough of them are and its embedding is close to the context's; a
@@ -217,12 +218,15 @@ def _contradicts(claim: str, span: str) -> bool:
     return False
 
 
+# A negated verb and the (at most five) words it reaches, up to a word that opens another clause.
+_NEGATED_VERB = re.compile(r"(?:\b(?:not|never|cannot|unable|nor|neither)\b|n't\b)"
+                           r"((?:\s+(?!(?:if|when|unless|because|while|whereas|that|which|where)\b)[\w.-]+){1,5})", re.I)
+
+
 def _negated_verb_scope(text: str) -> set[str]:
-    """The words a negated verb reaches: the few after "not", "never", "n't", up to a word that
-    opens another clause ("do not specify a LISTEN directive"; "cannot be a datatype if ...")."""
-    found = re.finditer(r"(?:\b(?:not|never|cannot|unable|nor|neither)\b|n't\b)((?:\s+(?!(?:if|when|unless|because|while|whereas|that|which|"
-                        r"where)\b)[\w.-]+){1,5})", text, re.I)
-    return {w for m in found for w in _words(m.group(1))}
+    """The words a negated verb reaches ("do not specify a LISTEN directive"; "cannot be a
+    datatype if ..." reaches "be a datatype")."""
+    return {w for m in _NEGATED_VERB.finditer(text) for w in _words(m.group(1))}
 
 
 _SIDE_OF = {word: (group, side) for group, pair in enumerate(_SIDES) for side, words in enumerate(pair)
