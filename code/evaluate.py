@@ -104,7 +104,7 @@ def parse_args(argv: list[str] | None):
     parser.add_argument("--devset", action="store_true", help="every data/devset document, tune vs held-out")
     parser.add_argument("--claims", action="store_true", help="the verifier's balanced accuracy on data/devset/claims.jsonl")
     parser.add_argument("--split", action="append", choices=devset.SPLITS,
-                        help="with --devset or --claims: only this half (repeat for more); try a change on tune alone")
+                        help="with --devset, --claims or --dialogues: only this half (repeat for more); try a change on tune alone")
     parser.add_argument("--dialogues", metavar="FILE", help="scripted conversations, run turn by turn as --chat does")
     parser.add_argument("--html", metavar="OUT", help="also write the report as an HTML page with charts")
     parser.add_argument("--sweep", action="store_true", help="also run every retrieval mode and the chunk sizes "
@@ -117,8 +117,10 @@ def parse_args(argv: list[str] | None):
     pipeline = [flag for name, (flag, _) in FLAGS.items() if getattr(args, name) is not None]
     if args.claims and pipeline:
         raise RAGError(f"--claims checks the verifier on given contexts, so {', '.join(pipeline)} changes nothing; drop it")
-    if args.split and not (args.devset or args.claims):
-        raise RAGError("--split picks a half of the dev set: use it with --devset or --claims")
+    if args.split and not (args.devset or args.claims or args.dialogues):
+        raise RAGError("--split picks a half of the dev set: use it with --devset, --claims or --dialogues")
+    if args.dialogues and "fresh" in (args.split or ()):
+        raise RAGError("the dialogues have a tune and a heldout half, no fresh one; pick --split tune or heldout")
     if (args.html or args.sweep) and (args.devset or args.claims or args.dialogues):
         raise RAGError("--html and --sweep go with a question set, not with --devset, --claims or --dialogues; drop one")
     if (args.pdf is None) != (args.questions is None):
@@ -143,7 +145,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.dialogues:  # and the PDFs the dialogue file names
         import dialogues
 
-        scripted = dialogues.load_dialogues(args.dialogues)
+        scripted = [d for d in dialogues.load_dialogues(args.dialogues) if d["split"] in (args.split or dialogues.SPLITS)]
         inputs += [pdf for dialogue in scripted for pdf in dialogue["pdf"]]
     keep = (*[i for i in inputs if i], cfg.index_dir)
     output_files({"--json": args.json, "--html": args.html}, keep)  # checked before the run

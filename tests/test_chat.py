@@ -256,6 +256,17 @@ def test_evaluate_dialogues_scores_each_turn_in_its_conversation_and_alone(tmp_p
     assert any(line.split()[:3] == ["tune", "followup", "1"] for line in text.splitlines())
 
 
+def test_a_split_of_the_dialogues_runs_only_its_dialogues(tmp_path):
+    """`--split tune` asks only the tune half's dialogues: a change tried on tune does not print
+    held-out numbers beside it."""
+    path, out = tmp_path / "dialogues.json", tmp_path / "report.json"
+    path.write_text(json.dumps([{**SMALL[0], "split": "tune"}, {**SMALL[1], "split": "heldout"}]), encoding="utf-8")
+    evaluate.main(["--dialogues", str(path), "--split", "tune", "--json", str(out)])
+    report = json.loads(out.read_text(encoding="utf-8"))
+    assert {r["split"] for r in report["results"]} == {"tune"}, f"expected tune turns only, got {report['results']}"
+    assert report["summary"]["heldout"]["standalone"]["turns"] == 0, "expected no held-out turn asked"
+
+
 def test_a_dialogue_over_several_pdfs_searches_them_all(tmp_path):
     """A dialogue's "pdf" may list PDFs, asked together as `rag.py --chat A.pdf B.pdf` asks them."""
     path, out = tmp_path / "dialogues.json", tmp_path / "report.json"

@@ -119,7 +119,8 @@ def test_a_byte_order_mark_is_accepted_and_other_encodings_are_one_line(tmp_path
     (["--devset", "--claims"], "one at a time"),
     (["--dialogues", "d.json", "--pdf", "x.pdf", "--questions", "q.jsonl"], "one at a time"),
     (["--claims", "--top-k", "3"], "changes nothing"),
-    (["--split", "tune"], "use it with --devset or --claims"),
+    (["--split", "tune"], "use it with --devset, --claims or --dialogues"),
+    (["--dialogues", "d.json", "--split", "fresh"], "no fresh one"),
 ])
 def test_contradictory_evaluate_flags_are_refused(args, message):
     import evaluate
