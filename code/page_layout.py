@@ -42,13 +42,13 @@ def page_text(page) -> str:
     of the page is "off", or the page draws forms: then its positions may be misread)."""
     runs: list[tuple[str, float, float]] = []  # (text, font size, baseline) of each run drawn
     unseen: list[str] = []  # runs drawn off the page: no reader sees them, so none may be cited
-    left, bottom, right, top = (float(v) for v in page.mediabox)
+    box = _page_box(page)
 
     def visit(text, cm, tm, font, size):
         x, y = tm[4] * cm[0] + tm[5] * cm[2] + cm[4], tm[4] * cm[1] + tm[5] * cm[3] + cm[5]
         if not text.strip():
             return
-        if not (left - OFF_PAGE <= x <= right + OFF_PAGE and bottom - OFF_PAGE <= y <= top + OFF_PAGE):
+        if box and not (box[0] - OFF_PAGE <= x <= box[2] + OFF_PAGE and box[1] - OFF_PAGE <= y <= box[3] + OFF_PAGE):
             unseen.append(text.strip())
         else:
             runs.append((text, size * abs(tm[3] * cm[3]) or size, tm[5] * cm[3] + cm[5]))
@@ -64,6 +64,14 @@ def page_text(page) -> str:
             tail, power = before[-12:], raised.strip()
             text = re.sub(re.escape(tail) + r"\s?" + re.escape(power), lambda _: f"{tail}^{power}", text, count=1)
     return text
+
+
+def _page_box(page) -> tuple[float, ...] | None:
+    """The page's box (left, bottom, right, top); None when the PDF gives none that can be read."""
+    try:
+        return tuple(float(v) for v in page.mediabox)
+    except Exception:  # noqa: BLE001 - pypdf raises ValueError, KeyError...: the text is still read
+        return None
 
 
 def _draws_forms(page) -> bool:

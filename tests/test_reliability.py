@@ -1118,3 +1118,15 @@ def test_a_line_a_form_moves_onto_the_page_is_read(tmp_path):
     pdf.write_bytes(pdf_from_bodies(bodies))
     text = load_pdf_pages(pdf)[0]
     assert "The form moves this line onto the page." in text and "Second visible line." in text, f"got {text!r}"
+
+
+def test_a_page_without_a_media_box_is_still_read(tmp_path):
+    """Guard for the off-page rule, which reads the page's box: a page that gives none (invalid,
+    but every viewer shows it) was read before the rule and must still be."""
+    bodies = [b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+              b"<< /Type /Page /Parent 2 0 R /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>",
+              stream_object(b"BT /F1 12 Tf 50 800 Td (The vault access code is 4471.) Tj ET"),
+              b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"]
+    pdf = tmp_path / "nobox.pdf"
+    pdf.write_bytes(pdf_from_bodies(bodies))
+    assert "4471" in load_pdf_pages(pdf)[0], "expected the page's text read"
