@@ -76,3 +76,13 @@ def parse_question(user: str) -> str:
         return found
     lines = [ln.strip() for ln in outside.splitlines() if ln.strip()]
     return lines[-1] if lines else ""
+
+
+_QUESTION_LINE = re.compile(r"\s*(question|q)\s*:", re.I)
+
+
+def besides_question(user: str, question: str) -> str:
+    """What else the user message says: its lines outside the context, less the question and
+    its label line (a real model reads an instruction there as it reads one in the system message)."""
+    return "\n".join(line for line in without_context(user).splitlines()
+                     if line.strip() != question and not _QUESTION_LINE.match(line))

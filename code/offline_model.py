@@ -68,7 +68,7 @@ import re
 from dataclasses import dataclass
 
 from citations import normalise_quotes
-from offline_layout import parse_context, parse_question, without_context
+from offline_layout import besides_question, parse_context, parse_question
 
 OFFLINE_CHAT = "offline/extractive"
 
@@ -200,7 +200,6 @@ _UNTRUSTED_SENTENCE = re.compile(rf"\b(contains?|includes?|hold|holds|ha(ve|s)|g
 # A permission to obey told across a semicolon: "The documents may include instructions; please follow them."
 _OBEYS_SENTENCE = re.compile(rf"\b{_ORDERS}\b[^.\n]{{0,60}}[;,:]\s*(please\s+)?(follow|obey|carry out|execute|act on)\s+(them|it)\b", re.I)
 
-_QUESTION_LINE = re.compile(r"\s*(question|q)\s*:", re.I)
 _ABBREVIATION = re.compile(r"\b(e\.g|i\.e)\.", re.I)  # no end of a clause
 
 
@@ -257,8 +256,7 @@ def read_prompt(messages: list[dict]) -> Prompt:
     question = parse_question(user)
     # A rule is stated in the system message; a take-back counts in either (a real model reads both),
     # outside the context and the question.
-    said = system + "\n" + "\n".join(line for line in without_context(user).splitlines()
-                                     if line.strip() != question and not _QUESTION_LINE.match(line))
+    said = system + "\n" + besides_question(user, question)
     grounded = (_states(_GROUNDED, system, unless=_NOT_GROUNDING)
                 or _states(_NO_OUTSIDE, system, negatable=False, unless=_HEDGED)) \
         and not _states(_OWN_KNOWLEDGE, said) and not _permits(_GUESSES, said)

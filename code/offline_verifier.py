@@ -218,8 +218,9 @@ def _contradicts(claim: str, span: str) -> bool:
     return False
 
 
-# A negated verb and the (at most five) words it reaches, up to a word that opens another clause.
-_NEGATED_VERB = re.compile(r"(?:\b(?:not|never|cannot|unable|nor|neither)\b|n't\b)"
+# A negated verb (textutils' negations less the nouns') and the (at most five) words it reaches,
+# up to a word that opens another clause.
+_NEGATED_VERB = re.compile(r"(?:\b(?:" + "|".join(sorted(NEGATIONS - {"no", "none", "nobody", "without", "n't"})) + r")\b|n't\b)"
                            r"((?:\s+(?!(?:if|when|unless|because|while|whereas|that|which|where)\b)[\w.-]+){1,5})", re.I)
 
 
