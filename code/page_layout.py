@@ -45,9 +45,9 @@ def page_text(page) -> str:
     box = _page_box(page)
 
     def visit(text, cm, tm, font, size):
-        x, y = tm[4] * cm[0] + tm[5] * cm[2] + cm[4], tm[4] * cm[1] + tm[5] * cm[3] + cm[5]
         if not text.strip():
             return
+        x, y = tm[4] * cm[0] + tm[5] * cm[2] + cm[4], tm[4] * cm[1] + tm[5] * cm[3] + cm[5]
         if box and not (box[0] - OFF_PAGE <= x <= box[2] + OFF_PAGE and box[1] - OFF_PAGE <= y <= box[3] + OFF_PAGE):
             unseen.append(text.strip())
         else:
@@ -57,7 +57,7 @@ def page_text(page) -> str:
     # Only a few hidden lines, each a line of its own, on a page without forms: a page mostly
     # "off" itself has positions pypdf misread, and pypdf places a form's text without the
     # form's own matrix; a run sharing a line with seen text stays.
-    for line in unseen if len(unseen) < len(runs) and not _draws_forms(page) else []:
+    for line in unseen if unseen and len(unseen) < len(runs) and not _draws_forms(page) else []:
         text = re.sub(r"(?m)^[ \t]*" + re.escape(line) + r"[ \t]*(\n|$)", "", text, count=1)
     for (before, size, base), (raised, small, top) in zip(runs, runs[1:]):
         if _EXPONENT.fullmatch(raised) and _BASE.search(before) and small <= EXPONENT_SIZE * size and top > base:
@@ -75,6 +75,7 @@ def _page_box(page) -> tuple[float, ...] | None:
 
 
 def _draws_forms(page) -> bool:
+    """Does the page draw a form XObject (whose text pypdf places without the form's matrix)?"""
     try:
         xobjects = (page.get("/Resources") or {}).get("/XObject") or {}
         return any(x.get_object().get("/Subtype") == "/Form" for x in xobjects.values())

@@ -190,8 +190,8 @@ def read_pdf(path: str | Path, max_mb: float | None = None, on_page=None) -> tup
         # Many PDFs are encrypted with an empty user password (owner restrictions only).
         if reader.is_encrypted and not reader.decrypt(""):
             raise PDFLoadError(locked)
-        if len(reader.pages) > (limit := get_config().max_pages):  # before any page is read
-            raise PDFLoadError(f"{path}: the PDF has {len(reader.pages)} pages, over RAG_MAX_PAGES={limit}; split it or raise it")
+        if (count := len(reader.pages)) > (limit := get_config().max_pages):  # before any page is read
+            raise PDFLoadError(f"{path}: the PDF has {count} pages, over RAG_MAX_PAGES={limit}; split it or raise it")
         pages, damaged = _read_pages(reader, path, on_page)
         labels = _labels(reader)
     except (FileNotDecryptedError, DependencyError, NotImplementedError) as exc:
