@@ -23,7 +23,7 @@ from dataclasses import replace
 from bm25 import fuse, rank_texts
 from chunker import Chunk
 from cli import run_cli
-from config import Config, RAGError, get_config
+from config import MIN_CONTEXT_BUDGET, Config, RAGError, get_config
 from embedding_helpers import embed_many, embed_one
 from retriever import id_prefixes
 from textutils import sentence_spans
@@ -159,8 +159,8 @@ def main(argv: list[str] | None = None) -> None:
     args = sys.argv[1:] if argv is None else argv
     question = args[0] if args else "What was Q3 revenue?"
     budget = args[1] if len(args) > 1 else "1500"
-    if not budget.isdigit() or int(budget) < 200:  # the smallest RAG_CONTEXT_BUDGET_CHARS allowed
-        raise RAGError(f"the budget must be a whole number of characters, at least 200 (got {budget!r}); "
+    if not budget.isdigit() or int(budget) < MIN_CONTEXT_BUDGET:  # as RAG_CONTEXT_BUDGET_CHARS
+        raise RAGError(f"the budget must be a whole number of characters, at least {MIN_CONTEXT_BUDGET} (got {budget!r}); "
                        f"e.g. python code/budget.py \"{question}\" 1500")
     budget = int(budget)
     cfg = get_config()

@@ -52,6 +52,7 @@ OLLAMA_EMBEDDING_MODEL = "ollama/nomic-embed-text"
 MODEL_VARIABLES = ("LLM_MODEL", "EMBEDDING_MODEL", "USE_OLLAMA", "OLLAMA_MODEL")
 # A chunk must hold at least a sentence: below this, "answers" are fragments of words.
 MIN_CHUNK_SIZE = 20
+MIN_CONTEXT_BUDGET = 200  # characters: the smallest RAG_CONTEXT_BUDGET_CHARS (and budget.py budget) allowed
 # The relevance gate's threshold is a cosine score, and each embedding model has its own scale.
 # Calibrated on the sample set's questions; any other model gets a threshold derived from
 # off-topic probes when its index is built (retriever.probe_threshold).
@@ -247,8 +248,8 @@ def validate(cfg: Config) -> None:
     _require(cfg.top_k > 0, "top_k", cfg.top_k, "positive", 5)
     _require(cfg.min_relevance is None or -1.0 <= cfg.min_relevance <= 1.0, "min_relevance", cfg.min_relevance,
              "a cosine score between -1 and 1", 0.2)
-    _require(cfg.context_budget_chars >= 200, "context_budget_chars", cfg.context_budget_chars,
-             "at least 200 characters", 6000)
+    _require(cfg.context_budget_chars >= MIN_CONTEXT_BUDGET, "context_budget_chars", cfg.context_budget_chars,
+             f"at least {MIN_CONTEXT_BUDGET} characters", 6000)
     for name in ("max_pdf_mb", "max_pages", "request_timeout", "max_question_chars", "max_tokens"):
         _require(getattr(cfg, name) > 0, name, getattr(cfg, name), "positive", f"{getattr(Config, name):g}")
     _require(cfg.max_retries >= 0, "max_retries", cfg.max_retries, ">= 0", 3)
