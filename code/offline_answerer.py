@@ -29,7 +29,8 @@ import re
 from citations import REFUSAL
 from offline_embeddings import embed, reworded_in
 from offline_model import Prompt
-from textutils import MONTH_ABBREVIATIONS, MONTHS, STOPWORDS, anchors, clauses, is_title_case, numbers, spelled_out, split_sentences, terms
+from textutils import (FAMILY_LETTERS, MONTH_ABBREVIATIONS, MONTHS, STOPWORDS, anchors, clauses, is_title_case, numbers,
+                       same_family, spelled_out, split_sentences, terms)
 
 
 # ------------------------------------------------------------------------ general knowledge
@@ -65,7 +66,6 @@ MIN_STATEMENT_WORDS = 3
 MAX_HEADING_WORDS = 12
 # A key term said in other words ("start" for "begin") counts this much.
 SYNONYM_CREDIT = 0.5
-PREFIX_LETTERS = 6  # words sharing this many first letters count half as one ("registered"/"registrant")
 
 _INJECTION = re.compile(r"\b(ignore|disregard|forget)\b[^.]{0,40}\b(instructions?|prompts?|rules)\b"
                         r"|\byou are now\b|\bsystem prompt\b", re.I)
@@ -110,8 +110,7 @@ def answer_kind(question: str) -> str:
 
 def _matches(term: str, found: set[str]) -> float:
     """1 when the text has the term, a half when it has a word of the same family."""
-    stem = term[:PREFIX_LETTERS]
-    return 1.0 if term in found else 0.5 * (len(term) >= PREFIX_LETTERS and any(f.startswith(stem) for f in found))
+    return 1.0 if term in found else 0.5 * same_family(term, found)
 
 
 def _bound_number(clause: str, question: str, strict: bool) -> bool:
@@ -121,7 +120,7 @@ def _bound_number(clause: str, question: str, strict: bool) -> bool:
         return any(numbers(" ".join(words[max(0, n - 3):n])) for n, w in enumerate(words) if re.match(nouns, w, re.I))
     words, counted = clause.split(), re.search(r"how many ([\w-]+)(?: ([\w-]+))?", question, re.I)
     if counted:
-        nouns = "|".join(re.escape(w[:PREFIX_LETTERS]) for w in counted.groups() if w and w not in STOPWORDS)
+        nouns = "|".join(re.escape(w[:FAMILY_LETTERS]) for w in counted.groups() if w and w not in STOPWORDS)
         return not strict or bool(nouns and counts(f"\\W*({nouns})"))
     measured = re.match(r"\W*(?:what|which)\b(?: [\w']+){0,3}? " + _QUANTITY, question, re.I)
     if measured:

@@ -38,7 +38,7 @@ from citations import normalise_quotes, strip_markers
 from offline_embeddings import embed, reworded_in
 from offline_layout import LABEL, labelled, parse_context, without_context
 from offline_model import Prompt
-from textutils import NEGATIONS, anchors, clauses, numbers, spelled_out, split_sentences, terms
+from textutils import NEGATIONS, anchors, clauses, numbers, same_family, spelled_out, split_sentences, terms
 
 # A claim whose words the span holds at least this share of is supported (if nothing contradicts).
 MIN_COVERAGE = 0.75
@@ -46,8 +46,6 @@ MIN_COVERAGE = 0.75
 PARAPHRASE_COVERAGE, MIN_SIMILARITY = 0.35, 0.65
 # Every claim phrase must have this share of its words in the span; else it adds a fact.
 MIN_PHRASE_COVERAGE = 0.3
-# Words sharing this many first letters count as one ("miscompiles"/"mis-compiled").
-PREFIX_LETTERS = 5
 
 # textutils' negations, and "nothing" and "!="; "without" and "with no" negate a noun (_NEGATED_NOUN).
 _NEGATION = re.compile(r"\b(" + "|".join(sorted(NEGATIONS - {"without", "n't"} | {"nothing"})) + r")\b|n't\b|!=", re.I)
@@ -150,11 +148,6 @@ def _content(text: str) -> set[str]:
     return {w for w in _words(text) if not (w[0].isdigit() or numbers(w) or w in _NUMBER_UNITS or _NEGATION.fullmatch(w))}
 
 
-def _has(word: str, found: set[str]) -> bool:
-    stem = word[:PREFIX_LETTERS]
-    return word in found or (len(word) >= PREFIX_LETTERS and any(f.startswith(stem) for f in found))
-
-
 def _phrases(text: str, whole: bool = False) -> list[str]:
     """Clauses, split again at ": " and at "and"/"or" between words; a phrase that opens with a
     preposition ("Since March 2016, ...") belongs to the next one, and when `whole`, one opening
@@ -251,16 +244,16 @@ def supports(span: str, claim: str, lenient: bool = False) -> bool:
         return True
     names = [w for w in anchors(claim) if not w[0].isdigit()]
     spelled = stated | set(terms(span))  # names as anchors() spells them: "X-Ray" is "x", "ray"
-    if not set(numbers(claim)) <= set(numbers(span)) or not all(_has(n, spelled) for n in names):
+    if not set(numbers(claim)) <= set(numbers(span)) or not all(same_family(n, spelled) for n in names):
         return False  # a number or name the span does not state
     if not _bound(claim, span) or _contradicts(claim, span):
         return False
 
-    missing = sorted({w for w in re.findall(r"[a-z]{3,}", claim.lower()) if not all(_has(s, stated) for s in _words(w))})
+    missing = sorted({w for w in re.findall(r"[a-z]{3,}", claim.lower()) if not all(same_family(s, stated) for s in _words(w))})
     stated |= {s for w in reworded_in(missing, span) for s in _words(w)}  # "started" for "began"
 
     def covered(words: set[str]) -> float:
-        return sum(_has(w, stated) for w in words) / max(len(words), 1)
+        return sum(same_family(w, stated) for w in words) / max(len(words), 1)
     if lenient:
         return covered(said) >= PARAPHRASE_COVERAGE  # on the context's topic, whatever it adds
     if any(covered(words) < MIN_PHRASE_COVERAGE for part in _phrases(claim, whole=True) if (words := _content(part))):

@@ -207,6 +207,17 @@ def terms(text: str) -> list[str]:
     return [_stem(w.removesuffix("'s")) for w in words if w not in STOPWORDS and w.removesuffix("'s")]
 
 
+# Words sharing this many first letters are of one family ("registered"/"registrant",
+# "miscompiles"/"miscompiled"): the light stemmer leaves such pairs apart.
+FAMILY_LETTERS = 6
+
+
+def same_family(word: str, found: set[str]) -> bool:
+    """Is the word in `found`, or one of its family (the same first FAMILY_LETTERS letters)?"""
+    stem = word[:FAMILY_LETTERS]
+    return word in found or (len(word) >= FAMILY_LETTERS and any(f.startswith(stem) for f in found))
+
+
 def anchors(text: str) -> set[str]:
     """Numbers and proper names: the words a faithful answer may not change."""
     found = {t for t in terms(text) if any(ch.isdigit() for ch in t)}
