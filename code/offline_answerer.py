@@ -4,14 +4,15 @@
 date, name, yes_no, definition, procedure, other) and quotes the context sentence that `carries`
 such a fact next to a key term of the question ("eight suffixes" for "how many suffixes", a
 date for "when", a name for "who"), naming no other period than asked ("Q4" for "Q3"); of
-those, the one with the rarest key term of what is asked (after the wh-word), then the best blend
-of idf-weighted key-term coverage (a word of the same family, or a synonym by WordLlama's word
-vectors, "remain" for "stay", counts half) and embedding similarity. A sentence too long to be one statement (a table extracted as
-one run) is read as rows: the words around each key term. One that opens by referring back
-("This book ...") comes with the sentence before it: never more than two. It refuses (when
-allowed) when a name or number of the question is not in the context (a name in letters may be
-said in other words, "processor" for "CPU"), or no sentence carries the asked fact with enough
-key terms; otherwise it follows offline_model.py's rules.
+those, the one with the rarest key term of what is asked (after the wh-word), then the best
+blend of idf-weighted key-term coverage (a word of the same family, or a synonym by WordLlama's
+word vectors, "remain" for "stay", counts half) and embedding similarity. A sentence too long
+to be one statement (a table extracted as one run) is read as rows: the words around each key
+term. One that refers back in its first words ("This book ...", "The default for this is ...")
+comes with the sentence before it: never more than two. It refuses (when allowed) when a name
+or number of the question is not in the context (a name in letters may be said in other words,
+"processor" for "CPU"), or no sentence carries the asked fact with enough key terms; otherwise
+it follows offline_model.py's rules.
 
 What it CANNOT do: paraphrase or say "yes"/"no" itself; combine facts of several sentences, do
 arithmetic; find a sentence that shares neither words nor much meaning with the question; read a
@@ -89,7 +90,9 @@ _CODE = re.compile(r"[\w.$/@^+-]*[._$/@^+][\w.$/@^+-]*\w|[A-Z][\w-]*[A-Z0-9][\w-
 _PERIOD = re.compile(r"q[1-4]|(1[6-9]|20)\d\d|\d+(\.\d+){2,}")  # quarters, years, versions
 _HEADING = re.compile(r"([A-Z]\.)?\d+(\.\d+)*\.?( \S+){1,4}")  # "3 Data types.", "C.6 Cygwin"
 _COMPARISON = re.compile(r"(than|compared|versus|up from|down from)\b", re.I)
-_ANAPHOR = re.compile(r"(this|these|those|it|they|such|he|she)\b", re.I)
+# A sentence that refers back, at its start ("This book ...", "It ...") or by a demonstrative
+# in its first words ("The default for this is Courier."), says nothing without the one before.
+_REFERS_BACK = re.compile(r"(it|they|he|she)\b|(?:\S+\s+){0,3}?(this|these|those|such)\b", re.I)
 _DEFINES = re.compile(r"(?:\S+ ){0,2}?(is|are|means|stands for|refers to|denotes)\b", re.I)
 
 
@@ -275,7 +278,7 @@ def answer(prompt: Prompt) -> str:
     best = max(answering or range(len(units)), key=lambda i: (scored[i][2], scored[i][0]))
     before = best - 1  # "This book is often called ...": the sentence before says which book
     picked = [before, best] if best and units[before][0] == units[best][0] and not units[before][2] \
-        and not units[best][2] and _ANAPHOR.match(units[best][1]) else [best]
+        and not units[best][2] and _REFERS_BACK.match(units[best][1]) else [best]
     return " ".join(re.sub(r"[.!?]?$", lambda end: f" [{units[i][0]}]{end.group(0) or '.'}", units[i][1], count=1)
                     if prompt.cites else units[i][1] for i in picked)  # "4.2M [c0]." reads better than "4.2M. [c0]"
 

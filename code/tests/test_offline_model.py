@@ -80,6 +80,15 @@ def test_a_sentence_that_refers_back_comes_with_the_one_before_and_never_more():
         "describes S version 2 [c0].")
 
 
+def test_a_sentence_that_refers_back_in_its_first_words_comes_with_the_one_before():
+    """"The default for this is Courier." names nothing the user can place: "this" is the
+    sentence before (an outside tester's manual)."""
+    context = ("[c0] A drawing may embed a font that has no name. The converter then uses a replacement font. "
+               "The default for this is Courier. Another one can be chosen with an option.")
+    assert ask("Which replacement font is used by default?", context=context) == (
+        "The converter then uses a replacement font [c0]. The default for this is Courier [c0].")
+
+
 def test_refuses_when_no_sentence_carries_the_asked_kind_of_fact_only_if_allowed():
     context = "[c0] A Berlin office opened in July. It is in Kreuzberg."
     assert ask("How many employees work in the Berlin office?", context=context) == REFUSAL
