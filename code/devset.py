@@ -12,11 +12,11 @@ Run alone:  python code/evaluate.py --devset    (tune, held-out and fresh splits
 
 from __future__ import annotations
 
-import json
 import statistics
+from pathlib import Path
 
 from config import REPO_ROOT, Config, RAGError
-from scoring import evaluate, fmt, load_questions, summarize
+from scoring import evaluate, fmt, load_questions, load_records, summarize
 
 DEVSET = REPO_ROOT / "data" / "devset"
 DEVSET_ROWS = [("hit_at_k", "Hit@{k}"), ("mrr_at_k", "MRR@{k}"), ("answer_rate", "answer rate"),
@@ -63,22 +63,16 @@ def print_devset(report: dict) -> None:
                   + "".join(f" {fmt(summary[key]):>15}" for key, _ in DEVSET_ROWS))
 
 
-def claims_benchmark(cfg: Config, splits: tuple[str, ...] = SPLITS) -> dict:
-    """The configured verifier on the labelled claims of `splits`: balanced accuracy per split
-    and per edit."""
-    import random
-
+def claims_benchmark(cfg: Config, splits: tuple[str, ...] = SPLITS, path: str | None = None) -> dict:
+    """The configured verifier on the labelled claims of `splits` (or, given `path`, on that
+    file's claims alone, as one split named after it): balanced accuracy per split and per edit."""
     from chunker import Chunk
     from faithfulness import check_faithfulness
 
-    items = _jsonl(DEVSET / "claims.jsonl")
-    for edit in sorted({i["edit"] for i in items}):
-        group = [i for i in items if i["edit"] == edit]
-        random.Random(CLAIMS_SEED).shuffle(group)
-        for n, item in enumerate(group):
-            item["split"] = "tune" if n < (len(group) + 1) // 2 else "heldout"
-    items += [{**item, "split": "fresh"} for item in _jsonl(DEVSET / "fresh_claims.jsonl")]
-    items = [i for i in items if i["split"] in splits]
+    if path:
+        items, splits = [{**item, "split": Path(path).name} for item in load_claims(path)], (Path(path).name,)
+    else:
+        items = [i for i in _devset_claims() if i["split"] in splits]
     for item in items:
         item["verdict"] = check_faithfulness("", [Chunk("c0", item["context"])], [item["claim"]], cfg).verdicts[0]
     out = {}
@@ -86,11 +80,52 @@ def claims_benchmark(cfg: Config, splits: tuple[str, ...] = SPLITS) -> dict:
         mine = [i for i in items if split in ("all", i["split"])]
         right = {e: statistics.fmean(i["verdict"] == i["supported"] for i in mine if i["edit"] == e)
                  for e in sorted({i["edit"] for i in mine})}
-        classes = [statistics.fmean(i["verdict"] == i["supported"] for i in mine if i["supported"] is s) for s in (True, False)]
+        classes = [statistics.fmean(i["verdict"] == i["supported"] for i in mine if i["supported"] is s)
+                   for s in (True, False) if any(i["supported"] is s for i in mine)]
         out[split] = {"claims": len(mine), "balanced_accuracy": round(statistics.fmean(classes), 4),
                       **{e: round(v, 4) for e, v in right.items()}}
     return {"summary": out, "results": items}
 
 
-def _jsonl(path) -> list[dict]:
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+def print_claims(report: dict, wrong_verdicts: bool = False) -> None:
+    """A line per split; with `wrong_verdicts`, then each claim judged against its label."""
+    for split, summary in report["summary"].items():
+        print(f"{split:<8} " + "  ".join(f"{k} {fmt(v)}" for k, v in summary.items()))
+    for item in report["results"] if wrong_verdicts else []:
+        if item["verdict"] != item["supported"]:
+            said, label = ("Yes", "not supported") if item["verdict"] else ("No", "supported")
+            print(f"  said {said}, labelled {label}: {item['claim']}")
+
+
+def _devset_claims() -> list[dict]:
+    """claims.jsonl in its fixed tune/held-out halves (per edit type, shuffled with CLAIMS_SEED,
+    the first half tune), then fresh_claims.jsonl."""
+    import random
+
+    items = load_claims(DEVSET / "claims.jsonl")
+    for edit in sorted({i["edit"] for i in items}):
+        group = [i for i in items if i["edit"] == edit]
+        random.Random(CLAIMS_SEED).shuffle(group)
+        for n, item in enumerate(group):
+            item["split"] = "tune" if n < (len(group) + 1) // 2 else "heldout"
+    return items + [{**item, "split": "fresh"} for item in load_claims(DEVSET / "fresh_claims.jsonl")]
+
+
+def load_claims(path) -> list[dict]:
+    """A JSONL (or JSON list) file of {"context", "claim", "supported", "edit" (optional: what
+    kind of claim, for the accuracy per kind; by default "supported" or "not supported")}."""
+    return load_records(path, "claims file not found (or not a file); pass --claims FILE (JSONL)", _check_claim,
+                        '{"context": "...", "claim": "...", "supported": true}')
+
+
+def _check_claim(item: object, where: str) -> dict:
+    if not isinstance(item, dict):
+        raise RAGError(f"{where}: expected a JSON object like {{\"context\": \"...\", \"claim\": \"...\", "
+                       f"\"supported\": true}}; fix that entry")
+    for key in ("context", "claim"):
+        if not isinstance(item.get(key), str) or not item[key].strip():
+            raise RAGError(f"{where}: \"{key}\" is missing, empty or not a string; give every entry a {key} as a string")
+    if not isinstance(item.get("supported"), bool):
+        raise RAGError(f"{where}: \"supported\" must be true or false (JSON booleans, unquoted)")
+    edit = item.get("edit") or ("supported" if item["supported"] else "not supported")
+    return {**item, "edit": str(edit)}

@@ -22,6 +22,7 @@ Run alone:  python code/evaluate.py                 (the sample report and its 3
             python code/evaluate.py --sweep --html eval.html   (modes and chunk sizes too, as a page)
             python code/evaluate.py --devset    (data/devset: tune, held-out and fresh splits)
             python code/evaluate.py --claims    (the verifier on data/devset/claims.jsonl)
+            python code/evaluate.py --claims my_claims.jsonl   (on claims of your own; lists its misses)
             python code/evaluate.py --dialogues data/dialogues.json   (conversations, turn by turn)
 """
 
@@ -91,8 +92,9 @@ def run_devset_or_claims(args) -> None:
     splits = tuple(args.split or devset.SPLITS)
     if args.devset:
         return write_or_print(devset.run(cfg, not args.json and sys.stderr.isatty(), splits), args.json, devset.print_devset)
-    write_or_print(devset.claims_benchmark(cfg, splits), args.json, lambda report: print("\n".join(
-        f"{split:<8} " + "  ".join(f"{k} {fmt(v)}" for k, v in s.items()) for split, s in report["summary"].items())))
+    path = args.claims if isinstance(args.claims, str) else None
+    write_or_print(devset.claims_benchmark(cfg, splits, path), args.json,
+                   lambda report: devset.print_claims(report, wrong_verdicts=bool(path)))
 
 
 def parse_args(argv: list[str] | None):
@@ -102,7 +104,9 @@ def parse_args(argv: list[str] | None):
     add_pipeline_flags(parser)
     parser.add_argument("--json", metavar="OUT", help="also write {summary, results} to OUT")
     parser.add_argument("--devset", action="store_true", help="every data/devset document, tune vs held-out")
-    parser.add_argument("--claims", action="store_true", help="the verifier's balanced accuracy on data/devset/claims.jsonl")
+    parser.add_argument("--claims", nargs="?", const=True, metavar="FILE",
+                        help="the verifier's balanced accuracy on data/devset's labelled claims, or on FILE's "
+                             '(JSONL: {"context": ..., "claim": ..., "supported": true|false, "edit": optional})')
     parser.add_argument("--split", action="append", choices=devset.SPLITS,
                         help="with --devset, --claims or --dialogues: only this half (repeat for more); try a change on tune alone")
     parser.add_argument("--dialogues", metavar="FILE", help="scripted conversations, run turn by turn as --chat does")
@@ -117,6 +121,8 @@ def parse_args(argv: list[str] | None):
     pipeline = [flag for name, (flag, _) in FLAGS.items() if getattr(args, name) is not None]
     if args.claims and pipeline:
         raise RAGError(f"--claims checks the verifier on given contexts, so {', '.join(pipeline)} changes nothing; drop it")
+    if args.split and isinstance(args.claims, str):
+        raise RAGError("--split picks a half of the dev set's claims; a claims file of your own is measured whole: drop --split")
     if args.split and not (args.devset or args.claims or args.dialogues):
         raise RAGError("--split picks a half of the dev set: use it with --devset, --claims or --dialogues")
     if args.dialogues and "fresh" in (args.split or ()):
@@ -141,7 +147,8 @@ def main(argv: list[str] | None = None) -> None:
     args = parse_args(argv)
     cfg = config_from_args(args)
     # The inputs this run reads (or their defaults), never written over by an output file.
-    inputs = [*(args.pdf or [SAMPLE_PDF]), args.questions or SAMPLE_QUESTIONS, args.dialogues, devset.DEVSET]
+    inputs = [*(args.pdf or [SAMPLE_PDF]), args.questions or SAMPLE_QUESTIONS, args.dialogues, devset.DEVSET,
+              args.claims if isinstance(args.claims, str) else None]
     if args.dialogues:  # and the PDFs the dialogue file names
         import dialogues
 

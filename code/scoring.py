@@ -70,8 +70,15 @@ def _check_item(item: object, where: str) -> dict:
 
 def load_questions(path: str | Path) -> list[dict]:
     """Parse a JSON list or JSONL question file; a bad entry is a RAGError naming its line."""
+    return load_records(path, "question file not found (or not a file); pass --questions FILE (JSON or JSONL)",
+                        _check_item, '{"question": "...", "answer": "..."}')
+
+
+def load_records(path: str | Path, missing: str, check, example: str) -> list[dict]:
+    """A JSON list or JSONL file of objects, each passed through `check(item, where)`; a bad
+    entry is a RAGError naming its line. `missing`: what to say when there is no such file."""
     path = Path(path)
-    text = input_text(path, "question file not found (or not a file); pass --questions FILE (JSON or JSONL)")
+    text = input_text(path, missing)
     if text.lstrip().startswith("["):
         try:
             data = json.loads(text)
@@ -82,7 +89,7 @@ def load_questions(path: str | Path) -> list[dict]:
         items = []
         for n, item in enumerate(data):
             line = f"line {text.count(chr(10), 0, opens[n]) + 1} " if isinstance(item, dict) and n < len(opens) else ""
-            items.append(_check_item(item, f"{path} {line}(entry {n + 1})"))
+            items.append(check(item, f"{path} {line}(entry {n + 1})"))
     else:
         items = []
         for number, line in enumerate(text.splitlines(), start=1):
@@ -92,10 +99,10 @@ def load_questions(path: str | Path) -> list[dict]:
                 item = json.loads(line)
             except json.JSONDecodeError as exc:
                 raise RAGError(f"{path} line {number}: invalid JSON ({exc.msg}); one object "
-                               f"per line, e.g. {{\"question\": \"...\", \"answer\": \"...\"}}") from None
-            items.append(_check_item(item, f"{path} line {number}"))
+                               f"per line, e.g. {example}") from None
+            items.append(check(item, f"{path} line {number}"))
     if not items:
-        raise RAGError(f"{path}: no questions in the file; add one JSON object per line")
+        raise RAGError(f"{path}: no entries in the file; add one JSON object per line, e.g. {example}")
     return items
 
 

@@ -153,6 +153,44 @@ def test_a_split_of_the_claims_is_measured_without_the_others(capsys):
     assert "claims 48 " in lines[0], f"expected the 48 tune claims: {lines[0]}"
 
 
+def test_claims_of_your_own_are_checked_alone_with_each_wrong_verdict_shown(tmp_path, capsys):
+    """An outside tester could not check claims of their own: --claims read only the dev set's
+    file, and with it swapped in, 30 fresh claims were mixed into the count without a word."""
+    import evaluate
+
+    mine = tmp_path / "mine.jsonl"
+    context = "Q3 revenue was 4.2M EUR. The operating margin was 21%."
+    mine.write_text("\n".join(json.dumps(c) for c in [
+        {"context": context, "claim": "Revenue in Q3 came to 4.2 million euros.", "supported": True, "edit": "paraphrase"},
+        {"context": context, "claim": "Q3 revenue was 5.1M EUR.", "supported": False, "edit": "number"},
+        {"context": context, "claim": "The operating margin was 21%.", "supported": False},  # labelled wrongly on purpose
+    ]) + "\n", encoding="utf-8")
+    evaluate.main(["--claims", str(mine)])
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("mine.jsonl") and "claims 3 " in lines[0], f"expected one line for the file's 3 claims, got {lines}"
+    assert "number 1.000" in lines[0] and "paraphrase 1.000" in lines[0], f"expected accuracy per edit: {lines[0]}"
+    wrong = [line for line in lines[1:] if "The operating margin was 21%." in line]
+    assert len(wrong) == 1 and "Yes" in wrong[0] and "labelled not supported" in wrong[0], (
+        f"expected the one claim whose verdict differs from its label listed with both, got {lines[1:]}")
+    assert not any("4.2 million" in line or "5.1M" in line for line in lines[1:]), "claims judged as labelled are not listed"
+
+
+@pytest.mark.parametrize("line, message", [
+    ('{"claim": "x", "supported": true}', 'line 1: "context" is missing'),
+    ('{"context": "c", "claim": "x", "supported": "yes"}', '"supported" must be true or false'),
+    ('{"context": "c", "claim": "x"', "line 1: invalid JSON"),
+])
+def test_a_bad_claims_file_is_one_line_naming_the_entry(tmp_path, line, message):
+    import evaluate
+
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(line + "\n", encoding="utf-8")
+    with pytest.raises(RAGError, match=re.escape(message)):
+        evaluate.main(["--claims", str(bad)])
+    with pytest.raises(RAGError, match="--split picks a half of the dev set"):
+        evaluate.parse_args(["--claims", str(bad), "--split", "tune"])
+
+
 def test_json_output_never_replaces_a_pdf_that_the_dialogue_file_names(tmp_path):
     """An outside auditor's data loss: `--dialogues d.json --json victim.pdf` wrote the report
     over the PDF the dialogue file named (the inputs checked were only the flags' files)."""
