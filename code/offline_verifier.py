@@ -12,7 +12,8 @@ the claim:
 * no claim phrase differs in negation from the context phrase that matches it best ("cannot"
   and "is unable to" agree, so do "does no pivoting" and "without pivoting", and "without a
   LISTEN directive" and "do not specify a LISTEN directive"), or holds a direction word where
-  that phrase has the opposite (faster/slower, before/after, "more accurate"/"less accurate");
+  that phrase has the opposite (faster/slower, before/after, "more accurate"/"less accurate"),
+  or a word its prefix negates ("disabled" for "enabled", "unchecked" for "checks");
 * its content is covered: each of its phrases has some of its words in the context (an added
   cause such as "because the servers are overloaded" has none), and most of its words are
   there, or (a paraphrase) enough of them are and its embedding is close to the context's; a
@@ -206,9 +207,26 @@ def _contradicts(claim: str, span: str) -> bool:
             return True
         if len(_content(part) & stated) >= min(2, len(_content(part))) and (differ(part, match) or any(
                 said & _words(one) and stated & _words(other) and not stated & _words(one)
-                for a, b in _SIDES for one, other in ((a, b), (b, a)))):
+                for a, b in _SIDES for one, other in ((a, b), (b, a))) or _prefix_opposites(said - stated, stated - said)):
             return True
     return False
+
+
+# A prefix that negates the word it stands before ("disabled", "unchecked", "invalid"); "en"
+# pairs with "dis" ("enabled"/"disabled"). The rest of the stem must be this long ("disabl" is
+# "dis" + "abl"), so that "un" + "it" is no negation.
+_NEGATING_PREFIXES = ("non", "dis", "un", "in", "im", "en")
+MIN_PREFIXED_ROOT = 3
+
+
+def _prefix_opposites(said: set[str], stated: set[str]) -> bool:
+    """Does a word of one side negate a word of the other by its prefix ("disabled" and
+    "enabled", "unchecked" and "checked")?"""
+    def forms(word: str) -> set[tuple[str, str]]:
+        return {(p, word[len(p):]) for p in _NEGATING_PREFIXES
+                if word.startswith(p) and len(word) - len(p) >= MIN_PREFIXED_ROOT} | {("", word)}
+    return any(p != q and "en" not in (p, q) or {p, q} == {"en", "dis"}
+               for a in said for b in stated for p, root in forms(a) for q, other in forms(b) if root == other)
 
 
 # A negated verb (textutils' negations less the nouns') and the (at most five) words it reaches,

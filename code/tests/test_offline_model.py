@@ -236,6 +236,7 @@ WITHOUT = "The algorithm factorizes the matrix without numerical pivoting."
 LISTEN = "If you do not specify a LISTEN directive in upsd.conf, upsd only listens on the loopback interface."
 FASTMODE = "If fastmode is set to 1, then CSDP may be somewhat faster, but also somewhat less accurate."
 ENUMS = "The representation type cannot be a datatype if two or more enum constants share the same value."
+ENABLED = "By default, the converter has colour correction enabled, and checks every profile it loads."
 
 
 @pytest.mark.parametrize("span, claim, verdict", [
@@ -259,6 +260,10 @@ ENUMS = "The representation type cannot be a datatype if two or more enum consta
     (ENUMS, "When two enum constants have the same value, the representation type cannot be a datatype.", True),
     (ENUMS, "When three enum constants have the same value, the representation type cannot be a datatype.", False),
     (ENUMS, "When two enum constants have the same value, the representation type can be a datatype.", False),
+    # a word negated by its prefix ("disabled" for "enabled", "invalid" for "valid") is an opposite
+    (ENABLED, "By default, the converter has colour correction disabled.", False),
+    (ENABLED, "By default, the converter has colour correction enabled.", True),
+    (ENABLED, "By default, the converter has colour correction enabled, and every profile it loads is unchecked.", False),
 ])
 def test_negations_comparatives_and_counts_are_read_by_what_they_apply_to(span, claim, verdict):
     """Outside testers' paraphrases and minimal edits that the verifier had judged wrongly."""
