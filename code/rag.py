@@ -166,7 +166,8 @@ def _is_document(arg: str) -> bool:
 
 def parse_args(argv: list[str] | None):
     parser = ArgumentParser(prog="rag.py", description="Ask a question about PDFs; get a cited, verified answer.")
-    parser.add_argument("question", nargs="?", default=None, help=f'the question (default: "{DEFAULT_QUESTION}")')
+    parser.add_argument("question", nargs="?", default=None,
+                        help=f'the question (default, over the built-in sample: "{DEFAULT_QUESTION}")')
     parser.add_argument("pdfs", nargs="*", help="PDF files or folders, subfolders included (default: the built-in sample)")
     add_pipeline_flags(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
@@ -185,8 +186,7 @@ def parse_args(argv: list[str] | None):
     if args.save_chat and not args.chat:
         raise RAGError("--save-chat saves a --chat conversation; add --chat, or use --json for one answer")
     if args.question and (args.chat or _is_document(args.question)):
-        # `rag.py report.pdf` asks the default question about report.pdf; in chat mode every
-        # positional is a document.
+        # `rag.py report.pdf` names a document, not a question; in chat mode every positional is one.
         args.pdfs.insert(0, args.question)
         args.question = None
         asked = [p for p in args.pdfs if not _is_document(p) and any(ch.isspace() for ch in p)]
@@ -203,6 +203,10 @@ def main(argv: list[str] | None = None) -> None:
     args = parse_args(argv)
     cfg = config_from_args(args)
     paths = pdf_paths(args.pdfs)  # once: a folder's warnings are said once
+    # The default question is the sample's; a file that is not there is said so first, further on.
+    if args.pdfs and args.question is None and not args.chat and all(p.exists() for p in paths):
+        raise RAGError(f'no question for {args.pdfs[0]}: put one before the PDFs (rag.py "What does it say '
+                       f'about ...?" {args.pdfs[0]}), or add --chat to ask at a prompt')
     keep = (*paths, cfg.index_dir)  # never written over by an output file
     output_files({"--save-chat": args.save_chat, "--html": args.html}, keep)  # checked before any work
     # Asked of no PDF, a question of the user's own is answered from the sample: say so on stdout.

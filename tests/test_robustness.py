@@ -703,12 +703,16 @@ def test_one_file_named_two_ways_is_one_document(tmp_path):
     assert documents.pdf_paths(same) == [pdf.resolve()], "a path with '..' and a symlink name the same file"
 
 
-def test_a_lone_pdf_argument_is_a_document_not_a_question(tmp_path, capsys):
+def test_a_lone_pdf_argument_is_a_document_and_asks_for_a_question(tmp_path, capsys):
+    """`rag.py report.pdf` asked the sample's "What was Q3 revenue?" of the user's own PDF (an
+    outside tester: a surprising default). A PDF without a question is one line naming the fix,
+    before anything is indexed."""
     pdf = write_pdf(tmp_path / "q3.pdf", REVENUE)
-    code, out, _ = cli(["--json", str(pdf)], capsys)
-    data = json.loads(out)
-    assert code == 0 and data["question"] == rag.DEFAULT_QUESTION
-    assert data["citations"][0]["source"] == "q3.pdf" and "4.2M" in data["answer"]
+    before = collections()
+    code, out, err = cli(["--json", str(pdf)], capsys)
+    assert code != 0 and out == "" and collections() == before, "expected no answer and no index for a question nobody asked"
+    assert len(err.strip().splitlines()) == 1 and "no question" in err and "q3.pdf" in err and "--chat" in err, (
+        f"expected one line naming the missing question, the PDF and --chat, got {err!r}")
 
 
 def test_a_chunk_cited_by_two_answer_sentences_quotes_both():
