@@ -65,6 +65,11 @@ ROW_BEFORE, ROW_AFTER = 3, 12
 MIN_STATEMENT_WORDS = 3
 # A title-case line longer than this is no heading but a list of names ("Authors: Andrew Makhorin, ...").
 MAX_HEADING_WORDS = 12
+# What a question is about: its rarest key terms after the wh-word, and those in at most
+# TOPIC_SPREAD times as many candidates as the rarest while rare (in at most RARE_SHARE of them).
+# The one rarest word is often a verb the answer says in other words ("joined" where it says
+# "hired"), and a sentence with it in another sense won.
+TOPIC_SPREAD, RARE_SHARE = 2, 0.25
 # A key term said in other words ("start" for "begin") counts this much.
 SYNONYM_CREDIT = 0.5
 
@@ -209,8 +214,8 @@ def candidates(prompt: Prompt, keys: set[str]) -> tuple[list[tuple[str, str, boo
 def score(question: str, texts: list[str]) -> list[tuple[float, float, int]]:
     """(score, coverage, rank) of each text. Coverage: the idf-weighted share of key terms it holds;
     score: coverage blended with embedding similarity; rank: 0 without a fact of the asked kind, +1
-    if bound ("8 suffixes"), +2 with the rarest key term after the wh-word: what it is about ("hyp"
-    in "Which module is the hyp prefix registered for?")."""
+    if bound ("8 suffixes"), +2 with one of the rarest key terms after the wh-word (TOPIC_SPREAD): what
+    it is about ("hyp" in "Which module is the hyp prefix registered for?")."""
     import numpy as np
 
     # Sorted: summed in a fixed order, the floats (and a threshold they meet) do not depend on the hash seed.
@@ -222,7 +227,8 @@ def score(question: str, texts: list[str]) -> list[tuple[float, float, int]]:
     wh = _WH.search(question.lower())
     after_wh = set(terms(question[wh.start():])) if wh else set(keys)
     present = {t: d for t, d in df.items() if d and t in after_wh} or {t: d for t, d in df.items() if d}
-    topic = {t for t, d in present.items() if d == min(present.values(), default=0)}
+    rarest = min(present.values(), default=0)
+    topic = {t for t, d in present.items() if d == rarest or d <= min(TOPIC_SPREAD * rarest, RARE_SHARE * len(texts))}
     vectors = np.asarray(embed([question, *texts])) if texts else np.zeros((1, 1))
     kind, scored = answer_kind(question), []
     asked_as = {terms(w)[0]: w for w in re.findall(r"[a-z]+", question.lower()) if terms(w)}

@@ -58,6 +58,18 @@ def test_the_kind_of_answer_is_read_from_the_question(question, kind):
     assert answer_kind(question) == kind
 
 
+def test_the_one_rarest_word_of_the_question_does_not_outrank_the_others():
+    """"joined" is the question's rarest word, but the answer says "hired": a sentence that
+    holds only the rare verb (another sense of it) must not win over the one that holds the
+    nearly as rare words of what is asked ("during the spring")."""
+    context = ("[c0] Ana Ruiz joined the team in 2019 as its 3rd engineer and leads it today. "
+               "The team hired 12 new engineers during the spring. The office moved during the spring. "
+               "Its budget grew by 4% over the year. Sales rose in every region. Two products were launched. "
+               "A new office opened in Lyon. Customer support now answers in five languages.")
+    assert ask("How many people joined the team during the spring?", context=context) == (
+        "The team hired 12 new engineers during the spring [c0].")
+
+
 def test_a_count_is_answered_by_the_number_of_the_thing_counted():
     context = "[c0] The label command needs two arguments. METAPOST provides eight suffixes for placing labels."
     assert ask("How many suffixes are there for placing labels?", context=context) == \
