@@ -88,6 +88,10 @@ _KINDS = [  # read from the question's first wh-word on; the first match wins
     ("name", r"(who|whom|whose|where|which|what)\b"),
 ]
 _WH = re.compile(r"\b(who|whom|whose|what|which|when|where|why|how)\b")
+# A clause that opens the question with "When ...," or "If ...," sets a condition: what is asked
+# follows it ("When a font has no name, which font ...?" asks for a name, not a date).
+_CONDITION = re.compile(r"\W*(when|whenever|if|once)\b(?! (is|are|was|were|do|does|did|can|could|will|would|should|"
+                        r"must|may|has|have|had)\b)[^,?]*,\s*(?=\w)", re.I)
 _AUXILIARY = re.compile(r"(^|, )(is|are|was|were|do|does|did|can|could|will|would|should|must|may|has|have|had)\b")
 _MONTH = re.compile(r"\b(" + "|".join(r"may(?= \d)" if m == "may" else m for m in MONTHS)  # "May 5", not "may be"
                     + r"|(" + "|".join(MONTH_ABBREVIATIONS) + r")\.?|(1[6-9]|20)\d\d)\b", re.I)  # or a year
@@ -107,9 +111,16 @@ def asked(question: str) -> str:
     return " ".join(s for s in split_sentences(question) if s.endswith("?")) or question
 
 
+def without_condition(question: str) -> str:
+    """The question less a clause that opens it with a condition ("When ..., ", "If ..., ")."""
+    condition = _CONDITION.match(question)
+    return question[condition.end():] if condition else question
+
+
 def answer_kind(question: str) -> str:
-    """number, amount, date, name, yes_no, definition, procedure or other, from the first wh-word."""
-    q = " ".join(question.lower().split())
+    """number, amount, date, name, yes_no, definition, procedure or other, from the first wh-word
+    after a condition."""
+    q = " ".join(without_condition(question).lower().split())
     wh = _WH.search(q)
     if _AUXILIARY.match(q) or (wh is None and _AUXILIARY.search(q)):
         return "yes_no"
@@ -224,8 +235,9 @@ def score(question: str, texts: list[str]) -> list[tuple[float, float, int]]:
     weight = {t: math.log(1 + len(texts) / (1 + df[t])) for t in keys}
     # What it is about is asked after the wh-word: "With 200 MB/s disks and a Gigabit link, what
     # throughput ...?" is about throughput; the clause before it sets conditions.
-    wh = _WH.search(question.lower())
-    after_wh = set(terms(question[wh.start():])) if wh else set(keys)
+    asked_part = without_condition(question)
+    wh = _WH.search(asked_part.lower())
+    after_wh = set(terms(asked_part[wh.start():] if wh else asked_part))
     present = {t: d for t, d in df.items() if d and t in after_wh} or {t: d for t, d in df.items() if d}
     rarest = min(present.values(), default=0)
     topic = {t for t, d in present.items() if d == rarest or d <= min(TOPIC_SPREAD * rarest, RARE_SHARE * len(texts))}

@@ -40,6 +40,16 @@ def test_what_is_asked_comes_after_the_wh_word_not_from_the_clause_that_sets_con
     assert "107 MB/s" in reply, f"expected the sentence with the expected throughput; got {reply!r}"
 
 
+def test_a_when_clause_that_sets_a_condition_is_not_what_is_asked():
+    """"When an embedded font has no name, which font ...?" asks for a name, not a date (an
+    outside tester's question was refused: no sentence held a date)."""
+    context = ("[c0] Some drawings embed a font without a name. The converter then uses a replacement font. "
+               "By default it uses Courier, unless another is chosen with an option. Fonts with names are kept.")
+    question = "When an embedded font has no name, which font does the converter use by default?"
+    assert answer_kind(question) == "name"
+    assert "Courier" in ask(question, context=context)
+
+
 @pytest.mark.parametrize("question, kind", [
     ("How many suffixes exist for placing a label?", "number"),
     ("After how long does a work become unmaintained?", "number"),
