@@ -7,12 +7,12 @@ date for "when", a name for "who"), naming no other period than asked ("Q4" for 
 those, the one with the rarest key term of what is asked (after the wh-word), then the best
 blend of idf-weighted key-term coverage (a word of the same family, or a synonym by WordLlama's
 word vectors, "remain" for "stay", counts half) and embedding similarity. A sentence too long
-to be one statement (a table extracted as one run) is read as rows: the words around each key
-term. One that refers back in its first words ("This book ...", "The default for this is ...")
-comes with the sentence before it: never more than two. It refuses (when allowed) when a name
-or number of the question is not in the context (a name in letters may be said in other words,
-"processor" for "CPU"), or no sentence carries the asked fact with enough key terms; otherwise
-it follows offline_model.py's rules.
+to be one statement (a table extracted as one run) is read item by item if it has bullets, else
+as rows: the words around each key term. One that refers back in its first words ("This book
+...", "The default for this is ...") comes with the sentence before it: never more than two. It
+refuses (when allowed) when a name or number of the question is not in the context (a name in
+letters may be said in other words, "processor" for "CPU"), or no sentence carries the asked
+fact with enough key terms; otherwise it follows offline_model.py's rules.
 
 What it CANNOT do: paraphrase or say "yes"/"no" itself; combine facts of several sentences, do
 arithmetic; find a sentence that shares neither words nor much meaning with the question; read a
@@ -193,6 +193,17 @@ def carries(kind: str, text: str, question: str, strict: bool = True) -> bool:
         _states(kind, c, question, strict) for c in clauses(text) if not _COMPARISON.match(c))
 
 
+_BULLET = re.compile(r"\s*[\u2022\u25aa\u25e6\u2023\u2043]\s+")
+
+
+def _items(sentence: str) -> list[str]:
+    """A run too long to be one statement, split at its bullets: a list whose items start in
+    lowercase and end without a full stop reads as one sentence."""
+    if len(sentence.split()) <= MAX_SENTENCE_WORDS:
+        return [sentence]
+    return [item for item in _BULLET.split(sentence) if item.strip()]
+
+
 def _rows(sentence: str, keys: set[str]) -> list[str]:
     """The sentence, or if too long to be one statement (a table), the words around each key term."""
     words = sentence.split()
@@ -216,7 +227,8 @@ def candidates(prompt: Prompt, keys: set[str]) -> tuple[list[tuple[str, str, boo
             if payload and not prompt.context_is_data:
                 return [], payload.group(1)
             if not payload and not sentence.endswith("?"):  # a FAQ's question answers nothing
-                units += [(chunk_id, row, row != sentence) for row in _rows(sentence, keys)]
+                for item in _items(sentence):
+                    units += [(chunk_id, row, row != item) for row in _rows(item, keys)]
     texts = [u[1] for u in units]  # keep one copy of each, and the whole of a piece
     return [u for n, u in enumerate(units)
             if not any(u[1] in t and (u[1] != t or m < n) for m, t in enumerate(texts) if m != n)], None

@@ -230,6 +230,21 @@ def test_verifier_binds_numbers_and_negations_to_their_subject_and_normalises_fo
     assert supports(span, claim) is verdict
 
 
+def test_a_long_bulleted_list_is_read_item_by_item():
+    """Items that start in lowercase and end without a full stop read as one long sentence; cut
+    into rows around key terms, the answer was a fragment ending in a bullet (an outside
+    tester's tutorial)."""
+    context = ("[c0] The old driver \u2022 does not support every feature described here \u2022 accepts images embedded "
+               "with the image macro \u2022 is mature and well tested code \u2022 embeds fonts directly in the file when the "
+               "font flag is given on the command line \u2022 sets the paper size from within the source file, so no paper "
+               "size flag is needed \u2022 produces larger files that can be made smaller by piping the output through the "
+               "optimiser, but owing to a known bug files piped through the optimiser lose the window title set with "
+               "DOC_TITLE \u2022 is newer code with less testing \u2022 cannot underline italics")
+    assert ask("Which setting do files lose when they are piped through the optimiser?", context=context) == (
+        "produces larger files that can be made smaller by piping the output through the optimiser, but owing to a "
+        "known bug files piped through the optimiser lose the window title set with DOC_TITLE [c0].")
+
+
 def test_a_table_run_is_read_as_rows_to_its_end_when_every_row_holds_key_terms():
     """An outside tester's table (one long run of text) repeats the question's words in every
     row; a row started only after a gap between them, so no row reached past the first ones."""
