@@ -4,7 +4,7 @@
 date, name, yes_no, definition, procedure, other) and quotes the context sentence that `carries`
 such a fact next to a key term of the question ("eight suffixes" for "how many suffixes", a
 date for "when", a name for "who"), naming no other period than asked ("Q4" for "Q3"); of
-those, the one with the rarest key term of what is asked (after the wh-word), then the best
+those, the ones with the rarest key terms of what is asked (after the wh-word), then the best
 blend of idf-weighted key-term coverage (a word of the same family, or a synonym by WordLlama's
 word vectors, "remain" for "stay", counts half) and embedding similarity. A sentence too long
 to be one statement (a table extracted as one run) is read item by item if it has bullets, else
