@@ -172,11 +172,11 @@ def run_cli(main_fn) -> None:
     for stream in (sys.stdout, sys.stderr):  # a last net: never crash on printing odd text
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="replace")
-    if {"-h", "--help"} & set(sys.argv[1:]) and usage(main_fn):
-        print(usage(main_fn))
-        return
     try:
-        main_fn()
+        if {"-h", "--help"} & set(sys.argv[1:]) and usage(main_fn):
+            print(usage(main_fn))
+        else:
+            main_fn()
         sys.stdout.flush()
     except RAGError as exc:
         fail(str(exc))

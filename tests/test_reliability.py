@@ -705,6 +705,19 @@ def test_16_closed_pipe_is_silent(index):
     assert not complaints and result.code in (0, -signal.SIGPIPE, 128 + signal.SIGPIPE), result.explain()
 
 
+def test_16_help_into_a_closed_pipe_is_silent():
+    """`python code/offline_facts.py --help | head -1` printed a BrokenPipeError traceback: the
+    help was printed outside the net that makes a closed pipe quiet for a run."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        result = run([PYTHON, str(CODE / "offline_facts.py"), "--help"], env=child_env(), stdout=write_end)
+    finally:
+        os.close(write_end)
+    complaints = [line for line in result.err_lines if re.search(r"error|Broken pipe|Traceback", line, re.I)]
+    assert not complaints and result.code in (0, -signal.SIGPIPE, 128 + signal.SIGPIPE), result.explain()
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("size, sample", [("200k", False), ("300k", True), ("400k", True)])
 def test_16_full_disk_under_the_index_is_a_one_line_error(tmp_path, size, sample):
