@@ -4,7 +4,7 @@ with the sentence that carries the asked kind of fact, and verifies facts bound 
 import pytest
 
 from citations import REFUSAL
-from offline_answerer import answer_kind
+from offline_facts import answer_kind
 from offline_chat import complete
 from offline_embeddings import embed
 from offline_verifier import supports
