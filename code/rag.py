@@ -32,7 +32,7 @@ from config import Config, RAGError, get_config
 from documents import Document, index_documents, pdf_paths
 from faithfulness import FaithfulnessReport, check_faithfulness, split_claims
 from generator import Answer, answer, build_prompt
-from pdf_loader import SAMPLE_PDF
+from pdf_loader import SAMPLE_PDF, glued_warning
 from retriever import retrieve
 from store import get_client, store_errors, usable_store
 
@@ -51,7 +51,7 @@ class Result:
     citations: list[dict] = field(default_factory=list)
     uncited: list[str] = field(default_factory=list)
     search: str = ""  # what retrieval searched for: the question, or a follow-up completed
-    documents: list[dict] = field(default_factory=list)  # each file: reused or built, chunks
+    documents: list[dict] = field(default_factory=list)  # each file: reused or built, chunks (a warning if glued)
     skipped: list[dict] = field(default_factory=list)  # each file that could not be read: path, why
 
 
@@ -143,7 +143,9 @@ def run(question: str = DEFAULT_QUESTION, pdfs: list[str] | None = None, cfg: Co
     result = ask(documents, question, cfg)
     result.skipped = skipped
     result.documents = [{"source": d.source, "index": "reused" if d.reused else "built",
-                         "chunks": d.collection.metadata["n_chunks"], "seconds": round(d.seconds, 4)}
+                         "chunks": d.collection.metadata["n_chunks"], "seconds": round(d.seconds, 4),
+                         **({"warning": glued_warning(d.source).removeprefix("warning: ")}
+                            if d.collection.metadata.get("glued_text") else {})}
                         for d in documents]
     result.timings = {"store": round(opened - start, 4), "index": round(indexed - opened, 4), **result.timings}
     result.timings["total"] = round(sum(result.timings.values()), 4)

@@ -746,6 +746,18 @@ def test_text_without_spaces_is_warned_about_on_every_use_of_its_index(tmp_path,
         assert ("index built" in err) == (run == "built"), f"expected the index {run}; stderr was {err!r}"
 
 
+def test_text_without_spaces_is_warned_about_in_the_json_too(tmp_path, capsys):
+    """An outside tester read --json's stdout alone and saw answers like "Ifthepreviousupstream
+    version" without a word of warning: it went to stderr only."""
+    words = "the berlin office opened in july with twenty six employees and room for more".split()
+    glued = write_pdf(tmp_path / "glued.pdf", ["".join(words) + ". " + "".join(reversed(words)) + "."])
+    for run in ("built", "reused"):
+        code, out, _ = cli(["--json", "When did the Berlin office open?", str(glued)], capsys)
+        warning = json.loads(out)["documents"][0].get("warning", "")
+        assert code == 0 and "lost the spaces between words" in warning and "glued.pdf" in warning, (
+            f"expected the glued-text warning in the JSON's document entry when the index is {run}, got {warning!r}")
+
+
 def test_a_filled_form_is_answered_from_its_fields(tmp_path, capsys):
     """"What is the member number?" on a filled form was answered with the empty label line
     "Full name: Member number: Boat class: ..." (an outside tester)."""
