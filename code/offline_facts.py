@@ -40,7 +40,7 @@ _WH = re.compile(r"\b(who|whom|whose|what|which|when|where|why|how)\b")
 # A clause that opens the question with "When ...," or "If ...," sets a condition: what is asked
 # follows it ("When a font has no name, which font ...?" asks for a name, not a date).
 _CONDITION = re.compile(r"\W*(when|whenever|if|once)\b(?! (is|are|was|were|do|does|did|can|could|will|would|should|"
-                        r"must|may|has|have|had)\b)[^,?]*,\s*(?=\w)", re.I)
+                        r"must|may|has|have|had)\b)\s[^,?]+,\s*(?=\w)", re.I)
 _AUXILIARY = re.compile(r"(^|, )(is|are|was|were|do|does|did|can|could|will|would|should|must|may|has|have|had)\b")
 _MONTH = re.compile(r"\b(" + "|".join(r"may(?= \d)" if m == "may" else m for m in MONTHS)  # "May 5", not "may be"
                     + r"|(" + "|".join(MONTH_ABBREVIATIONS) + r")\.?|(1[6-9]|20)\d\d)\b", re.I)  # or a year
