@@ -1,4 +1,4 @@
-"""Measuring on the development set: fifteen real documents nobody tuned on, a row per document
+"""Measuring on the development set: nineteen real documents nobody tuned on, a row per document
 and split, and the verifier on labelled claims.  [provided]
 
 data/devset/ holds the question files (each question in the "tune" or the "heldout" half,
