@@ -89,10 +89,12 @@ _ENUMERATOR = re.compile(r"\s*\(?(?:\d{1,3}(?:\.\d{1,3})*|[A-Za-z])\.$")
 
 
 def _ends_with_abbreviation(text: str, dot: int) -> bool:
-    word = re.search(r"(\S+)$", text[:dot])
-    if not word:
+    start = dot  # the word before the dot, read backwards: a search from the text's start made
+    while start and not text[start - 1].isspace():  # splitting a paragraph quadratic in its length
+        start -= 1
+    if start == dot:
         return False
-    w = word.group(1).lower().lstrip("(\"'[")
+    w = text[start:dot].lower().lstrip("(\"'[")
     if w in _BEFORE_A_NUMBER:  # "No. 5" goes on; "Answer Yes or No. Margin was 21%." ends
         return text[dot + 1:dot + 12].lstrip()[:1].isdigit()
     # Single letters and dotted initials ("U.S", "J") are abbreviations, not sentence ends.
