@@ -70,6 +70,9 @@ def input_text(path: str | Path, missing: str) -> str:
     """A text file the user names (questions, dialogues): UTF-8, with or without the byte-order
     mark an editor may add. `missing`: what to say when it is not there (or is a folder)."""
     path = Path(path)
+    with suppress(OSError):  # a pipe would wait for a writer, /dev/zero never end: as PDFs, files only
+        if path.exists() and not path.is_dir() and not path.is_file():
+            raise RAGError(f"{path}: not a regular file (a pipe or a device); save its content to a file and pass that")
     try:
         return path.read_text(encoding="utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -82,10 +85,11 @@ def output_file(path: str, flag: str, keep: tuple = ()) -> Path:
     """Where `flag PATH` will be written, checked before any work: a regular file (or a new one)
     in a folder that exists and can be written, and none of `keep` (the input documents, the
     index folder) or anything inside them. A symlink is written through, as the shell's `>` does."""
+    example = f"{flag} " + ("out.html" if flag == "--html" else "out.json")
     if not path:  # an unset shell variable ("--html $OUT"): running on would write nothing
-        raise RAGError(f"{flag} got an empty file name; pass a file name (e.g. {flag} out.html)")
+        raise RAGError(f"{flag} got an empty file name; pass a file name (e.g. {example})")
     if path.endswith((os.sep, "/")) or Path(path).name in ("", ".", ".."):  # realpath would drop the "/"
-        raise RAGError(f"{flag} {path}: names a folder, not a file; pass a file name (e.g. {flag} out.html)")
+        raise RAGError(f"{flag} {path}: names a folder, not a file; pass a file name (e.g. {example})")
     real = Path(os.path.realpath(path))
     kept = [Path(os.path.realpath(k)) for k in keep]
     if any(real == k or k in real.parents for k in kept):

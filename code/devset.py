@@ -15,6 +15,7 @@ from __future__ import annotations
 import statistics
 from pathlib import Path
 
+from cli import one_line
 from config import REPO_ROOT, Config, RAGError
 from scoring import evaluate, fmt, load_questions, load_records, summarize
 
@@ -89,12 +90,12 @@ def claims_benchmark(cfg: Config, splits: tuple[str, ...] = SPLITS, path: str | 
 
 def print_claims(report: dict, wrong_verdicts: bool = False) -> None:
     """A line per split; with `wrong_verdicts`, then each claim judged against its label."""
-    for split, summary in report["summary"].items():
-        print(f"{split:<8} " + "  ".join(f"{k} {fmt(v)}" for k, v in summary.items()))
+    for split, summary in report["summary"].items():  # a file's name, its "edit" values and claims are its text
+        print(one_line(f"{split:<8} " + "  ".join(f"{k} {fmt(v)}" for k, v in summary.items())))
     for item in report["results"] if wrong_verdicts else []:
         if item["verdict"] != item["supported"]:
             said, label = ("Yes", "not supported") if item["verdict"] else ("No", "supported")
-            print(f"  said {said}, labelled {label}: {item['claim']}")
+            print(one_line(f"  said {said}, labelled {label}: {item['claim']}"))
 
 
 def _devset_claims() -> list[dict]:
@@ -127,5 +128,6 @@ def _check_claim(item: object, where: str) -> dict:
             raise RAGError(f"{where}: \"{key}\" is missing, empty or not a string; give every entry a {key} as a string")
     if not isinstance(item.get("supported"), bool):
         raise RAGError(f"{where}: \"supported\" must be true or false (JSON booleans, unquoted)")
-    edit = item.get("edit") or ("supported" if item["supported"] else "not supported")
-    return {**item, "edit": str(edit)}
+    if item.get("edit") is not None and not isinstance(item["edit"], str):
+        raise RAGError(f"{where}: \"edit\" must be a string naming the kind of claim (e.g. \"paraphrase\"); quote it")
+    return {**item, "edit": item.get("edit") or ("supported" if item["supported"] else "not supported")}

@@ -121,6 +121,10 @@ def parse_args(argv: list[str] | None):
     pipeline = [flag for name, (flag, _) in FLAGS.items() if getattr(args, name) is not None]
     if args.claims and pipeline:
         raise RAGError(f"--claims checks the verifier on given contexts, so {', '.join(pipeline)} changes nothing; drop it")
+    for flag, value in (("--claims", args.claims), ("--dialogues", args.dialogues)):
+        if value == "":  # "$UNSET" must not read as the flag left out
+            raise RAGError(f"{flag} got an empty file name; pass a file (JSONL)"
+                           + (", or --claims alone for the dev set's claims" if flag == "--claims" else ""))
     if args.split and isinstance(args.claims, str):
         raise RAGError("--split picks a half of the dev set's claims; a claims file of your own is measured whole: drop --split")
     if args.split and not (args.devset or args.claims or args.dialogues):

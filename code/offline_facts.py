@@ -18,6 +18,7 @@ import re
 import sys
 
 from cli import run_cli
+from config import RAGError
 from textutils import (FAMILY_LETTERS, MONTH_ABBREVIATIONS, MONTHS, STOPWORDS, clauses, is_title_case, numbers,
                        same_family, terms)
 
@@ -137,7 +138,11 @@ def carries(kind: str, text: str, question: str, strict: bool = True) -> bool:
 
 
 def main(argv: list[str] | None = None) -> None:
-    question, text = (argv if argv is not None else sys.argv[1:]) or ("How many suffixes are there?", "There are eight suffixes.")
+    args = (argv if argv is not None else sys.argv[1:]) or ["How many suffixes are there?", "There are eight suffixes."]
+    if len(args) != 2:
+        raise RAGError('give a question and a sentence, or nothing: python code/offline_facts.py "How many suffixes '
+                       'are there?" "There are eight suffixes."')
+    question, text = args
     kind = answer_kind(question)
     print(f"kind: {kind}; the text carries such a fact: {carries(kind, text, question)}")
 

@@ -205,8 +205,8 @@ def main(argv: list[str] | None = None) -> None:
     args = parse_args(argv)
     cfg = config_from_args(args)
     paths = pdf_paths(args.pdfs)  # once: a folder's warnings are said once
-    # The default question is the sample's; a file that is not there is said so first, further on.
-    if args.pdfs and args.question is None and not args.chat and all(p.exists() for p in paths):
+    # The default question is the sample's; a lone file that is not there is said so first, further on.
+    if args.pdfs and args.question is None and not args.chat and any(p.exists() for p in paths):
         raise RAGError(f'no question for {args.pdfs[0]}: put one before the PDFs (rag.py "What does it say '
                        f'about ...?" {args.pdfs[0]}), or add --chat to ask at a prompt')
     keep = (*paths, cfg.index_dir)  # never written over by an output file

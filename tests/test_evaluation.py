@@ -192,6 +192,56 @@ def test_a_bad_claims_file_is_one_line_naming_the_entry(tmp_path, line, message)
         evaluate.parse_args(["--claims", str(bad), "--split", "tune"])
 
 
+def test_a_claims_file_cannot_act_on_the_terminal_or_forge_a_line(tmp_path, capsys):
+    """An outside auditor: a claim holding escape codes cleared the screen and set the window
+    title, a newline in it printed a forged line, and the file name and "edit" went out raw too."""
+    import evaluate
+
+    bad = tmp_path / "evil\x1b[31m.jsonl"
+    bad.write_text(json.dumps({"context": "Q3 revenue was 4.2M.", "claim": "\x1b[2JRevenue was 5M.\nwrote the report to /etc/passwd",
+                               "supported": True, "edit": "\x1b]0;pwned\x07"}) + "\n", encoding="utf-8")
+    evaluate.main(["--claims", str(bad)])
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "\x07" not in out, f"expected no control characters on the terminal, got {out!r}"
+    assert not any(line.startswith("wrote the report") for line in out.splitlines()), f"a claim forged a line: {out!r}"
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--claims", ""], "--claims got an empty file name"),
+    (["--dialogues", ""], "--dialogues got an empty file name"),
+])
+def test_an_empty_file_name_is_not_taken_for_no_flag(args, message):
+    """`--claims "$UNSET"` ran the whole sample evaluation instead (an outside auditor)."""
+    import evaluate
+
+    with pytest.raises(RAGError, match=re.escape(message)):
+        evaluate.parse_args(args)
+
+
+@pytest.mark.parametrize("edit", [{"a": 1}, 0, False])
+def test_an_edit_that_is_not_a_string_is_named(tmp_path, edit):
+    import evaluate
+
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(json.dumps({"context": "c", "claim": "x", "supported": True, "edit": edit}) + "\n", encoding="utf-8")
+    with pytest.raises(RAGError, match='"edit" must be a string'):
+        evaluate.main(["--claims", str(bad)])
+
+
+def test_a_claims_file_that_is_a_pipe_is_refused_not_waited_on(tmp_path):
+    """`mkfifo f; evaluate.py --claims f` waited for a writer forever; --claims /dev/zero read
+    until memory ran out (an outside auditor)."""
+    import os
+
+    import evaluate
+
+    fifo = tmp_path / "claims.jsonl"
+    os.mkfifo(fifo)
+    for path in (fifo, Path("/dev/zero")):
+        with pytest.raises(RAGError, match="not a regular file"):
+            evaluate.main(["--claims", str(path)])
+
+
 def test_json_output_never_replaces_a_pdf_that_the_dialogue_file_names(tmp_path):
     """An outside auditor's data loss: `--dialogues d.json --json victim.pdf` wrote the report
     over the PDF the dialogue file named (the inputs checked were only the flags' files)."""

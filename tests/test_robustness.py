@@ -713,6 +713,10 @@ def test_a_lone_pdf_argument_is_a_document_and_asks_for_a_question(tmp_path, cap
     assert code != 0 and out == "" and collections() == before, "expected no answer and no index for a question nobody asked"
     assert len(err.strip().splitlines()) == 1 and "no question" in err and "q3.pdf" in err and "--chat" in err, (
         f"expected one line naming the missing question, the PDF and --chat, got {err!r}")
+    # An outside auditor: with one of the PDFs missing, the check was skipped and the sample's
+    # question was asked of the other.
+    code, out, err = cli([str(tmp_path / "nothere.pdf"), str(pdf)], capsys)
+    assert code != 0 and out == "" and "no question" in err, f"expected 'no question' with a missing PDF beside, got {err!r}"
 
 
 def test_a_chunk_cited_by_two_answer_sentences_quotes_both():
@@ -960,3 +964,21 @@ def test_a_missing_dependency_names_the_install_not_a_bug(capsys):
     assert exit_.value.code == 2 and "'chromadb_not_installed_here' is not installed" in err and "pip install -e ." in err, \
         f"expected one line naming the package and the install, exit 2; got code {exit_.value.code}: {err!r}"
     assert "a bug?" not in err
+
+
+@pytest.mark.parametrize("argv", [["one argument"], ["a", "b", "c"]])
+def test_offline_facts_with_the_wrong_number_of_arguments_says_how_to_call_it(argv):
+    """An outside auditor: one argument ended in "unexpected ValueError ... (a bug?)"."""
+    import offline_facts
+
+    with pytest.raises(RAGError, match="give a question and a sentence"):
+        offline_facts.main(argv)
+
+
+@pytest.mark.parametrize("flag, example", [("--json", "out.json"), ("--html", "out.html"), ("--save-chat", "out.json")])
+def test_an_empty_output_name_is_answered_with_an_example_of_its_own_kind(flag, example):
+    """`--json ""` suggested "--json out.html" (an outside auditor)."""
+    from cli import output_file
+
+    with pytest.raises(RAGError, match=re.escape(f"{flag} {example}")):
+        output_file("", flag)

@@ -27,6 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "code"))
 
 import devset  # noqa: E402
 import offline_answerer  # noqa: E402
+from cli import run_cli  # noqa: E402
 from config import get_config  # noqa: E402
 from scoring import answer_recall  # noqa: E402
 
@@ -63,4 +64,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_cli(main)
