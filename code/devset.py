@@ -71,7 +71,8 @@ def claims_benchmark(cfg: Config, splits: tuple[str, ...] = SPLITS, path: str | 
     from faithfulness import check_faithfulness
 
     if path:
-        items, splits = [{**item, "split": Path(path).name} for item in load_claims(path)], (Path(path).name,)
+        splits = (Path(path).name,)
+        items = [{**item, "split": splits[0]} for item in load_claims(path)]
     else:
         items = [i for i in _devset_claims() if i["split"] in splits]
     for item in items:

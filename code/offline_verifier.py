@@ -225,8 +225,9 @@ def _prefix_opposites(said: set[str], stated: set[str]) -> bool:
     def forms(word: str) -> set[tuple[str, str]]:
         return {(p, word[len(p):]) for p in _NEGATING_PREFIXES
                 if word.startswith(p) and len(word) - len(p) >= MIN_PREFIXED_ROOT} | {("", word)}
-    return any(p != q and "en" not in (p, q) or {p, q} == {"en", "dis"}
-               for a in said for b in stated for p, root in forms(a) for q, other in forms(b) if root == other)
+    def opposed(p: str, q: str) -> bool:  # "en" negates nothing but pairs with "dis"
+        return p != q and ("en" not in (p, q) or {p, q} == {"en", "dis"})
+    return any(opposed(p, q) for a in said for b in stated for p, root in forms(a) for q, other in forms(b) if root == other)
 
 
 # A negated verb (textutils' negations less the nouns') and the (at most five) words it reaches,
