@@ -3,11 +3,12 @@ a sentence states one.  [provided]
 
 `answer_kind(question)` reads the kind from the question's first wh-word, after a clause that
 sets a condition ("When a font has no name, which font ...?" asks for a name): number, amount,
-date, name, yes_no, definition, procedure or other. `carries(kind, text, question)` says whether
-a clause of the text states such a fact next to a key term of the question: "eight suffixes" for
-"how many suffixes", a date for "when", a capital or a code for "which" or "who", and no other
-period than asked ("Q4" for "Q3"). A heading or a label states none. offline_answerer.py uses
-both to choose the sentence it quotes.
+date, address, name, yes_no, definition, procedure or other. `carries(kind, text, question)` says
+whether a clause of the text states such a fact next to a key term of the question: "eight
+suffixes" for "how many suffixes", a date for "when", a URL or e-mail address for "what is the
+homepage", a capital or a code for "which" or "who", and no other period than asked ("Q4" for
+"Q3"). A heading or a label states none. offline_answerer.py uses both to choose the sentence it
+quotes.
 
 Run alone:  python code/offline_facts.py "How many suffixes are there?" "There are eight suffixes."
 """
@@ -31,12 +32,17 @@ _QUANTITY = (r"(total|revenue|income|profit|loss|margin|price|cost|fee|rate|size
              r"proportion|fraction|sales|spending|budget|salary|value|width|height|length|weight|speed|temperature)\b")
 _KINDS = [  # read from the question's first wh-word on; the first match wins
     ("date", r"when\b(?! (does|do|should|must|can|may|would|could)\b)|(what|which) (year|date|day|month)\b"),
+    ("address", r"(what|which|where)\b( [\w'-]+){0,4}? (homepage|home page|website|web site|web page|url|"
+                r"(e-?mail|web|internet|ip) address|address)\b"),
     ("amount", r"how (much|big|large|high|fast|far|heavy)\b|(what|which)\b( [\w']+){0,3}? " + _QUANTITY),
     ("number", r"how (many|long|old|often|soon)\b|(what|which) (number|version|release)\b"),
     ("definition", r"what (is|are) (an? |the )?[\w.+-]+( [\w.+-]+)?\?|what does .* (mean|stand for|tell)\b|.*\bdifference between"),
     ("procedure", r"how (do|can|should|would|could) (i|you|we|one)\b|how to\b|what steps\b"),
     ("name", r"(who|whom|whose|where|which|what)\b"),
 ]
+# What answers an "address" question: an e-mail address, a URL, a host name or an IP address.
+_ADDRESS = re.compile(r"[\w.+-]+@[\w-]+(\.[\w-]+)+|\b[a-z]+://\S+|\bwww\.\S+|\b[\w-]+(\.[\w-]+)*\.(org|com|net|edu|gov|io|info)\b"
+                      r"|\b\d{1,3}(\.\d{1,3}){3}\b", re.I)
 _WH = re.compile(r"\b(who|whom|whose|what|which|when|where|why|how)\b")
 # A clause that opens the question with "When ...," or "If ...," sets a condition: what is asked
 # follows it ("When a font has no name, which font ...?" asks for a name, not a date).
@@ -67,7 +73,7 @@ def what_is_asked(question: str) -> str:
 
 
 def answer_kind(question: str) -> str:
-    """number, amount, date, name, yes_no, definition, procedure or other, from the first wh-word
+    """number, amount, date, address, name, yes_no, definition, procedure or other, from the first wh-word
     after a condition."""
     q = " ".join(without_condition(question).lower().split())
     wh = _WH.search(q)
@@ -96,7 +102,7 @@ def _bound_number(clause: str, question: str, strict: bool) -> bool:
 def _states(kind: str, clause: str, question: str, strict: bool) -> bool:
     """Does the clause state a fact of this kind that the question does not give, by a key term?"""
     keys = set(terms(question))
-    if kind in ("number", "amount", "date", "name") and not any(same_family(t, set(terms(clause))) for t in keys):
+    if kind in ("number", "amount", "date", "name", "address") and not any(same_family(t, set(terms(clause))) for t in keys):
         return False
     asked, found = keys | set(question.lower().split()), re.findall(r"[\w.$%/@^+-]*\w%?", clause)
     new = [w for w in found if w.lower() not in asked and not set(terms(w)) <= asked]
@@ -104,6 +110,8 @@ def _states(kind: str, clause: str, question: str, strict: bool) -> bool:
               if not (kind == "amount" and _PERIOD.fullmatch(v))]  # a year is no amount
     if kind == "amount" and re.search(r"\bpercent|\bshare\b|\bproportion\b", question, re.I):
         return any("%" in w or "percent" in w.lower() for w in new)
+    if kind == "address":
+        return bool(_ADDRESS.search(clause))
     if kind in ("number", "amount"):
         return bool(values) and _bound_number(clause, question, strict)
     if kind == "date":

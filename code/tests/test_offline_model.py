@@ -61,12 +61,27 @@ def test_a_when_clause_that_sets_a_condition_is_not_what_is_asked():
     ("In the example notice, which files make up the work?", "name"),
     ("Can I cross-build R for another platform?", "yes_no"),
     ("As the Current Maintainer, can I change the work?", "yes_no"),
+    ("What is the homepage of the tabularray package?", "address"),
+    ("To which email address do I write to register a prefix?", "address"),
     ("What is a prefix?", "definition"),
     ("How can I list the installed packages?", "procedure"),
     ("Why is the package not called Trellis?", "other"),
 ])
 def test_the_kind_of_answer_is_read_from_the_question(question, kind):
     assert answer_kind(question) == kind
+
+
+def test_a_question_for_a_web_or_mail_address_is_answered_by_an_address_or_refused():
+    """A row that names the package but holds no URL is no homepage (a near-topic question of
+    the registry was answered with such a row)."""
+    rows = " ".join(f"p{i} pkg{i} Person{i} Name{i}" for i in range(30))  # a table extracted as one run
+    context = (f"[c0] Register a prefix by writing to modules@latex-project.org. Prefix Module Registrant Homepage. "
+               f"{rows} fontspec fontspec Will Robertson https://github.com/wspr/fontspec {rows} tabularray tabularray "
+               f"Jianrui Lyu {rows}")
+    assert ask("What is the homepage of the tabularray package?", context=context) == REFUSAL
+    assert "https://github.com/wspr/fontspec" in ask("Where is the homepage of fontspec?", context=context)
+    assert "modules@latex-project.org" in ask("To which e-mail address do I write to register a prefix?",
+                                              context=context)
 
 
 def test_the_one_rarest_word_of_the_question_does_not_outrank_the_others():
