@@ -12,7 +12,7 @@ the claim:
 * no claim phrase differs in negation from the context phrase that matches it best ("cannot"
   and "is unable to" agree, so do "does no pivoting" and "without pivoting", and "without a
   LISTEN directive" and "do not specify a LISTEN directive"), or holds a direction word where
-  that phrase has the opposite (faster/slower, before/after, "more accurate"/"less accurate"),
+  that phrase has the opposite (faster/slower, rose/fell, before/after, "more accurate"/"less accurate"),
   or a word its prefix negates ("disabled" for "enabled", "unchecked" for "checks");
 * its content is covered: each of its phrases has some of its words in the context (an added
   cause such as "because the servers are overloaded" has none), and most of its words are
@@ -43,8 +43,9 @@ from textutils import NEGATIONS, anchors, clauses, numbers, same_family, spelled
 
 # A claim whose words the span holds at least this share of is supported (if nothing contradicts).
 MIN_COVERAGE = 0.75
-# A paraphrase: at least PARAPHRASE_COVERAGE of its words, and embeddings at least this close.
-PARAPHRASE_COVERAGE, MIN_SIMILARITY = 0.35, 0.65
+# A paraphrase: at least PARAPHRASE_COVERAGE of its words, and embeddings at least this close
+# (midway between the tune half's edits and paraphrases that reach this test: 0.46 and 0.63).
+PARAPHRASE_COVERAGE, MIN_SIMILARITY = 0.35, 0.55
 # Every claim phrase must have this share of its words in the span; else it adds a fact.
 MIN_PHRASE_COVERAGE = 0.3
 
@@ -54,8 +55,8 @@ _NEGATION = re.compile(r"\b(" + "|".join(sorted(NEGATIONS - {"without", "n't"} |
 # its own words only, so a claim that leaves "without restriction" out does not lose a negation.
 _NEGATED_NOUN = re.compile(r"\b(?:with no|without|no)\s+([\w-]+(?:\s+[\w-]+)?)", re.I)
 # The two sides of a direction: a claim with one side's word against a phrase with only the other's.
-_SIDES = [("faster quicker larger bigger greater higher more increase improve up", "slower smaller lower less fewer "
-           "decrease reduce worse down"), ("before earlier until prior previously", "after later subsequently"),
+_SIDES = [("faster quicker larger bigger greater higher more increase improve up rise rose grew grow gain",
+           "slower smaller lower less fewer decrease reduce worse down fall fell drop decline shrink shrank"), ("before earlier until prior previously", "after later subsequently"),
           ("lefttoright", "righttoleft"), ("recommend", "avoid against")]
 _NUMBER_UNITS = {"percent", "thousand", "million", "billion"}
 # "and"/"or" between phrases, not inside a count ("two or more", "one or two", "5 or 6").

@@ -246,6 +246,21 @@ def test_verifier_binds_numbers_and_negations_to_their_subject_and_normalises_fo
     assert supports(span, claim) is verdict
 
 
+@pytest.mark.parametrize("claim", ["Sales fell 8% in the third quarter of 2024.",
+                                   "Sales dropped 8% in the third quarter of 2024.",
+                                   "Sales declined by 8% in the third quarter of 2024."])
+def test_a_verb_of_the_opposite_direction_is_no_support(claim):
+    assert not supports("Sales rose 8% in the third quarter of 2024.", claim), (
+        f"expected {claim!r} to contradict 'rose': the claim has the opposite direction")
+
+
+def test_a_paraphrase_in_few_of_the_context_words_is_supported_when_its_meaning_is_close():
+    """MIN_SIMILARITY lies midway between the tune half's edits and paraphrases that reach it."""
+    span = "We recommend that short prefixes are avoided as there are a limited number of very general names available."
+    claim = "Few very general names exist, so the advice is to stay away from short prefixes."
+    assert supports(span, claim), f"expected the paraphrase {claim!r} to be supported by {span!r}"
+
+
 def test_a_long_bulleted_list_is_read_item_by_item():
     """Items that start in lowercase and end without a full stop read as one long sentence; cut
     into rows around key terms, the answer was a fragment ending in a bullet (an outside
