@@ -56,7 +56,8 @@ _NEGATION = re.compile(r"\b(" + "|".join(sorted(NEGATIONS - {"without", "n't"} |
 _NEGATED_NOUN = re.compile(r"\b(?:with no|without|no)\s+([\w-]+(?:\s+[\w-]+)?)", re.I)
 # The two sides of a direction: a claim with one side's word against a phrase with only the other's.
 _SIDES = [("faster quicker larger bigger greater higher more increase improve up rise rose grew grow gain",
-           "slower smaller lower less fewer decrease reduce worse down fall fell drop decline shrink shrank"), ("before earlier until prior previously", "after later subsequently"),
+           "slower smaller lower less fewer decrease reduce worse down fall fell drop decline shrink shrank"),
+          ("before earlier until prior previously", "after later subsequently"),
           ("lefttoright", "righttoleft"), ("recommend", "avoid against")]
 _NUMBER_UNITS = {"percent", "thousand", "million", "billion"}
 # "and"/"or" between phrases, not inside a count ("two or more", "one or two", "5 or 6").
