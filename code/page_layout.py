@@ -108,7 +108,8 @@ def strip_running_lines(pages: list[str], edge: int = 2, printed: list[str] | No
     for lines in split:
         d = depth(lines)
         if d:
-            for k in {key(ln) for ln in lines[:d] + lines[-d:] if 0 < len(ln.strip()) <= 100}:
+            # No length limit: a wiki's printout heads pages with a 105-character address line.
+            for k in {key(ln) for ln in lines[:d] + lines[-d:] if ln.strip()}:
                 counts[k] = counts.get(k, 0) + 1
     # A third, not a half: a book's running heads alternate (the title on even pages, the
     # authors or the chapter on odd ones), and title and chapter pages have none.

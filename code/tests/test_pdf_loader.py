@@ -108,6 +108,18 @@ def test_running_heads_that_alternate_between_odd_and_even_pages_are_dropped(tmp
     assert not kept, f"expected the alternating heads dropped; still there: {kept[:2]}"
 
 
+def test_a_running_head_longer_than_a_short_line_is_dropped_too(tmp_path):
+    """A wiki's printout heads every other page with the date and the page's whole address, over
+    100 characters; left in, answers began with it (an outside tester, the CD-HIT guide)."""
+    head = ("Last update: 2017/05/01 17:50 cd-hit-user-guide "
+            "http://weizhongli-lab.org/lab-wiki/doku.php?id=cd-hit-user-guide-page")
+    topics = ["revenue grew", "margins held", "Berlin opened", "hiring slowed", "risks rose", "cash rose"]
+    pages = [f"{head}\n\nThis page says {t}.\n\nIt ends on {t} too." for t in topics]
+    read = load_pdf_pages(write_pdf(tmp_path / "wiki.pdf", pages))
+    assert len(head) > 100 and read == [f"This page says {t}.\nIt ends on {t} too." for t in topics], (
+        f"expected the {len(head)}-character running head dropped; got {read[0]!r}")
+
+
 def test_headings_get_a_full_stop_so_chunks_cannot_glue_them_to_a_sentence():
     from pdf_loader import mark_headings
 
