@@ -57,6 +57,7 @@ def test_a_when_clause_that_sets_a_condition_is_not_what_is_asked():
     ("What was the total revenue for 2023?", "amount"),
     ("When did the Berlin office open?", "date"),
     ("When, exactly, did the Berlin office open?", "date"),
+    ("On which exact date was the project founded?", "date"),
     ("Who registered the fontspec prefix?", "name"),
     ("In the example notice, which files make up the work?", "name"),
     ("Can I cross-build R for another platform?", "yes_no"),
