@@ -128,6 +128,16 @@ def test_a_sentence_that_refers_back_in_its_first_words_comes_with_the_one_befor
         "The converter then uses a replacement font [c0]. The default for this is Courier [c0].")
 
 
+def test_a_name_with_a_capital_inside_is_not_the_lowercase_word():
+    """"ConTeXt" is a typesetting system; "in the context of" does not name it (an outside
+    tester's near-topic question was answered with such a sentence). Small capitals extracted
+    as "LATEX" still name "LaTeX"."""
+    context = "[c0] In the context of page breaks, colors may get lost with pdfTeX because it keeps no color stack."
+    assert ask("Does xcolor also work with ConTeXt?", context=context) == REFUSAL
+    context = "[c0] The LATEX kernel has 12 options for graphics files. It needs a driver."
+    assert "12 options" in ask("How many options does the LaTeX kernel have for graphics files?", context=context)
+
+
 def test_refuses_when_no_sentence_carries_the_asked_kind_of_fact_only_if_allowed():
     context = "[c0] A Berlin office opened in July. It is in Kreuzberg."
     assert ask("How many employees work in the Berlin office?", context=context) == REFUSAL
