@@ -192,9 +192,12 @@ def parse_args(argv: list[str] | None):
         args.pdfs.insert(0, args.question)
         args.question = None
         asked = [p for p in args.pdfs if not _is_document(p) and any(ch.isspace() for ch in p)]
-        if asked and not args.chat:
-            raise RAGError(f"{asked[0]!r} is no file, and looks like the question: put the question first, "
-                           f'then the PDFs (rag.py "{asked[0]}" {args.pdfs[0]})')
+        if len(asked) == 1 and not args.chat:  # `rag.py report.pdf "What ...?"`: the order is plain
+            args.pdfs.remove(asked[0])
+            args.question = asked[0]
+        elif asked and not args.chat:
+            raise RAGError(f"{asked[0]!r} and {asked[1]!r} are no files, and both look like a question: ask one "
+                           f'at a time, the question first (rag.py "{asked[0]}" {args.pdfs[0]})')
     return args
 
 
