@@ -161,13 +161,10 @@ def score(question: str, texts: list[str]) -> list[tuple[float, float, int]]:
 def unmatched_anchors(question: str, context: str) -> set[str]:
     """The question's names and numbers the context lacks: then it is about something else. A
     name in letters the context says in other words ("CPU" for "processor") is not lacking; one
-    with digits must be there as it is ("R800" is no "R300"), and one with a capital inside
-    ("ConTeXt", "MySQL") not only as a lowercase word ("context")."""
+    with digits must be there as it is ("R800" is no "R300")."""
     missing = anchors(question) - set(terms(context))
     spelled = {a for a in missing if a.isalpha()}
-    camel = {name for name in re.findall(r"\b\w*[a-z]\w*[A-Z]\w*\b", question)
-             if not any(not said.islower() for said in re.findall(rf"\b{re.escape(name)}\b", context, re.I))}
-    return missing - reworded_in(sorted(spelled), context) | camel
+    return missing - reworded_in(sorted(spelled), context)
 
 
 def may_answer(coverage: float, rank: int) -> bool:

@@ -31,7 +31,7 @@ MAX_HEADING_WORDS = 12
 _QUANTITY = (r"(total|revenue|income|profit|loss|margin|price|cost|fee|rate|size|amount|share|percent|percentage|"  # nouns
              r"proportion|fraction|sales|spending|budget|salary|value|width|height|length|weight|speed|temperature)\b")
 _KINDS = [  # read from the question's first wh-word on; the first match wins
-    ("date", r"when\b(?! (does|do|should|must|can|may|would|could)\b)|(what|which)\b( [\w']+){0,2}? (year|date|day|month)\b"),
+    ("date", r"when\b(?! (does|do|should|must|can|may|would|could)\b)|(what|which) (year|date|day|month)\b"),
     ("address", r"(what|which|where)\b( [\w'-]+){0,4}? (homepage|home page|website|web site|web page|url|"
                 r"(e-?mail|web|internet|ip) address|address)\b"),
     ("amount", r"how (much|big|large|high|fast|far|heavy)\b|(what|which)\b( [\w']+){0,3}? " + _QUANTITY),
