@@ -106,6 +106,7 @@ def _rows(sentence: str, keys: set[str]) -> list[str]:
     if len(words) <= MAX_SENTENCE_WORDS:
         return [sentence]
     starts: list[int] = []  # a row starts after a gap in the key terms, or where the last row ends
+    last = 0
     for i in (i for i, word in enumerate(words) if set(terms(word)) & keys):
         if not starts or i - last > ROW_BEFORE or i > starts[-1] + ROW_AFTER:
             starts.append(i)

@@ -272,7 +272,7 @@ def test_reference_learner_modules_turn_the_starter_green(starter):
 # ----------------------------------------------------------------------------- (e) the mains
 
 def _assert_main(result: subprocess.CompletedProcess, module: str, missing: str | None) -> None:
-    """missing: None (it runs), "M3" (it names M3), or r"M\d+" (runs or names some milestone)."""
+    r"""missing: None (it runs), "M3" (it names M3), or r"M\d+" (runs or names some milestone)."""
     assert "Traceback" not in result.stderr + result.stdout, f"{module}: {result.stderr[-2000:]}"
     if missing is None or (missing == r"M\d+" and result.returncode == 0):
         assert result.returncode == 0, f"{module}: {result.stderr}"

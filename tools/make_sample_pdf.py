@@ -31,7 +31,6 @@ from pdf_writer import write_pdf  # noqa: E402
 PDF_PATH = REPO_ROOT / "data" / "sample_report.pdf"
 PAGES_TXT = REPO_ROOT / "data" / "sample_report_pages.txt"
 QUESTIONS = REPO_ROOT / "data" / "sample_questions.jsonl"
-PAGE_SEPARATOR = "=== PAGE ==="
 
 
 def _words(text: str) -> str:
