@@ -22,7 +22,7 @@ THE PROTOCOL: what it reads from the messages (typographic quotes count as plain
 3. The question: the text after the last `Question:` (or `Q:`) label; without a label, the
    last line of the user message that is not context. Text inside `<context> ... </context>`
    is document text, never the question.
-4. The claim (verification; offline_verifier.read_claim): the text after a `Claim:` label or
+4. The claim (verification; offline_claims.read_claim): the text after a `Claim:` label or
    one like it ("Statement:", "Answer sentence:", "Text to check:", "Verify:", "## Claim"), up
    to the next label, a blank line or a line that asks something; or quoted after such a word
    ('... support the claim "..."?') or in a question ('Is this accurate: "..."?'); else the

@@ -1,7 +1,7 @@
 """The offline stand-in for an LLM, part 3: yes/no verification of a claim.  [provided]
 
 `verdict(prompt)` reads the claim and the context by rule 4 of the protocol (offline_model.py;
-`read_claim`) and answers "Yes" when one context sentence, or two neighbouring ones, `supports`
+offline_claims.py) and answers "Yes" when one context sentence, or two neighbouring ones, `supports`
 the claim:
 * its numbers are stated, compared by value ("4.2M" = "4.2 million" = "4,200,000", "ten
   percent" = "10 %", "nine" = "9"), and its names (capitalised words, codes such as "x86_64",
@@ -13,7 +13,8 @@ the claim:
   and "is unable to" agree, so do "does no pivoting" and "without pivoting", and "without a
   LISTEN directive" and "do not specify a LISTEN directive"), or holds a direction word where
   that phrase has the opposite (faster/slower, rose/fell, before/after, "more accurate"/"less accurate"),
-  or a word its prefix negates ("disabled" for "enabled", "unchecked" for "checks");
+  or a word its prefix negates ("disabled" for "enabled", "unchecked" for "checks"); nor does
+  the claim run a range the other way ("from the shortest to the longest");
 * its content is covered: each of its phrases has some of its words in the context (an added
   cause such as "because the servers are overloaded" has none), and most of its words are
   there, or (a paraphrase) enough of them are and its embedding is close to the context's; a
@@ -36,8 +37,9 @@ from __future__ import annotations
 import re
 
 from citations import normalise_quotes, strip_markers
+from offline_claims import read_claim
 from offline_embeddings import embed, reworded_in
-from offline_layout import LABEL, labelled, parse_context, without_context
+from offline_layout import parse_context, without_context
 from offline_model import Prompt
 from textutils import NEGATIONS, anchors, clauses, numbers, same_family, spelled_out, split_sentences, terms
 
@@ -64,51 +66,6 @@ _NUMBER_UNITS = {"percent", "thousand", "million", "billion"}
 _PHRASE = re.compile(r":\s+|\s+(?:and|or)\s+(?!\d|(?:more|fewer|less|two|three|four|five|six|seven|eight|nine|ten)\b)"
                      r"|\s+(?=(?:because|due to|so that)\b)")
 _PREPOSITION = re.compile(r"(since|from|until|in|on|at|after|before|during|for|by|with)\b", re.I)
-
-
-# ------------------------------------------------------------------------ reading the claim
-
-_CLAIM_WORDS = r"(claim|statement|sentence|hypothesis|assertion|proposition)"
-# "Claim: ..." or a label that names checking: "Text to check: ...", "Check this: ..."
-_LOOSE_LABEL = re.compile(rf"(\b{_CLAIM_WORDS}\b[^:\n?]{{0,30}}:|\b(text|sentence|answer) to (check|verify):|\bcheck this:|^(verify|check):"
-                          rf"|^#+[ \t]*{_CLAIM_WORDS}[ \t]*\n)[ \t]*(.+?)(?:\n\s*\n|$)", re.I | re.S | re.M)
-_INSTRUCTION = re.compile(r"[?:]$|\byes\b.*\bno\b|^(answer|reply|respond|verify|check|decide|determine)\b", re.I)
-
-
-def _until_instruction(text: str) -> str:
-    """The claim's lines up to a line that asks something ("Claim: X" then "Reply Yes or No.")."""
-    lines = text.split("\n")
-    ends = [n for n, line in enumerate(lines) if n and _INSTRUCTION.search(line.strip())]
-    return "\n".join(lines[:ends[0]] if ends else lines)
-
-
-def read_claim(prompt: Prompt) -> tuple[str, str]:
-    """(claim, context text) of a verification prompt, by rule 4 of the protocol (offline_model.py)."""
-    outside = without_context(prompt.user)
-    claim = labelled(outside, ("claim", "statement"))
-    loose = _LOOSE_LABEL.search(outside)
-    if claim is None and loose:  # "Here is the claim: ...", "Answer sentence: ...", "Text to check: ..."
-        claim = loose.group(len(loose.groups()))
-    quoted = re.search(rf'\b{_CLAIM_WORDS}\b[^"\n]{{0,20}}"([^"\n]+)"', outside, re.I)
-    if claim is None and quoted:  # 'Does the context support the claim "..."?'
-        claim = quoted.group(2)
-    asked = re.search(r'"([^"\n]{12,})"[^\n]*\?', outside)  # 'Is this accurate: "..."?' (longer than "Yes"/"No")
-    if claim is None and asked:
-        claim = asked.group(1)
-    if claim is None:
-        # the label's whole line goes ("Here is the context:" leaves no "Here is the" behind)
-        rest = re.sub(r"(?is)(?:^|(?<=\n))[^\n]*?\bcontext\s*:.*?(?=\n\s*\n|\Z)", " ", outside)
-        claim = " ".join(s for s in split_sentences(rest) if not _INSTRUCTION.search(s.strip()))
-    claim = _until_instruction(claim)
-    if prompt.context:  # a judge reads all it is shown: other text beside the claim counts too
-        cut = outside.rfind(claim)  # the claim itself, not an earlier copy of its words
-        shown = LABEL.sub("\n", outside[:cut] + outside[cut + len(claim):])  # labels are no text the judge reads
-        extra = [s for s in split_sentences(shown) if not _INSTRUCTION.search(s.strip())]
-        context = "\n".join([f"[{cid}] {text}" for cid, text in prompt.context] + extra)
-    else:
-        context = labelled(prompt.user, ("context", "passages", "passage", "sources"), paragraph=False) \
-            or outside.replace(claim, " ")
-    return claim.strip(), context
 
 
 # ------------------------------------------------------------------------ judging it
@@ -176,6 +133,17 @@ def _bound(claim: str, span: str) -> bool:
     """Is each number of the claim stated in the span phrase that best matches its claim phrase?"""
     phrases = _phrases(span)
     return all(set(numbers(part)) <= set(numbers(_best_match(part, phrases))) for part in _phrases(claim) if numbers(part))
+
+
+# A range has a direction: "from the longest to the shortest" read backwards is its opposite.
+_RANGE = re.compile(r"\bfrom\s+(?:the\s+)?([\w-]+)\s+to\s+(?:the\s+)?([\w-]+)", re.I)
+
+
+def _reversed_range(claim: str, span: str) -> bool:
+    """Does the claim run a range of the span the other way round, and the span never its way?"""
+    said = {(a.lower(), b.lower()) for a, b in _RANGE.findall(claim)}
+    stated = {(a.lower(), b.lower()) for a, b in _RANGE.findall(span)}
+    return any((b, a) in stated and (a, b) not in stated for a, b in said)
 
 
 def _contradicts(claim: str, span: str) -> bool:
@@ -267,7 +235,7 @@ def supports(span: str, claim: str, lenient: bool = False) -> bool:
     spelled = stated | set(terms(span))  # names as anchors() spells them: "X-Ray" is "x", "ray"
     if not set(numbers(claim)) <= set(numbers(span)) or not all(same_family(n, spelled) for n in names):
         return False  # a number or name the span does not state
-    if not _bound(claim, span) or _contradicts(claim, span):
+    if not _bound(claim, span) or _contradicts(claim, span) or _reversed_range(claim, span):
         return False
 
     missing = sorted({w for w in re.findall(r"[a-z]{3,}", claim.lower()) if not all(same_family(s, stated) for s in _words(w))})

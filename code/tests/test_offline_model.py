@@ -254,6 +254,13 @@ def test_a_verb_of_the_opposite_direction_is_no_support(claim):
         f"expected {claim!r} to contradict 'rose': the claim has the opposite direction")
 
 
+def test_a_range_run_the_other_way_is_no_support():
+    """The same words in the other order (an outside tester's edit of the CD-HIT guide)."""
+    span = "The program sorts the sequences from long to short, and processes them from the longest to the shortest."
+    assert not supports(span, "The program processes the sequences from the shortest to the longest.")
+    assert supports(span, "The program processes the sequences from the longest to the shortest.")
+
+
 def test_a_paraphrase_in_few_of_the_context_words_is_supported_when_its_meaning_is_close():
     """MIN_SIMILARITY lies midway between the tune half's edits and paraphrases that reach it."""
     span = "We recommend that short prefixes are avoided as there are a limited number of very general names available."
