@@ -1,9 +1,9 @@
 """The offline stand-in for an LLM, part 2: answering by quoting the context.  [provided]
 
 `answer(prompt)` reads the kind of answer the question asks for (offline_facts.py: number,
-amount, date, address, name, yes_no, definition, procedure, other) and quotes the context sentence that
-`carries` such a fact next to a key term of the question ("eight suffixes" for "how many
-suffixes", a date for "when", a name for "who"), naming no other period than asked; of those,
+amount, date, address, name, yes_no, definition, procedure, other) and quotes the context
+sentence that `carries` such a fact next to a key term of the question ("eight suffixes" for "how
+many suffixes", a date for "when", a name for "who"), naming no other period than asked; of those,
 the ones with the rarest key terms of what is asked (after the wh-word), then the best blend of
 idf-weighted key-term coverage (a word of the same family, or a synonym by WordLlama's word
 vectors, "remain" for "stay", counts half) and embedding similarity. A sentence too long to be

@@ -73,8 +73,8 @@ def what_is_asked(question: str) -> str:
 
 
 def answer_kind(question: str) -> str:
-    """number, amount, date, address, name, yes_no, definition, procedure or other, from the first wh-word
-    after a condition."""
+    """number, amount, date, address, name, yes_no, definition, procedure or other, from the first
+    wh-word after a condition."""
     q = " ".join(without_condition(question).lower().split())
     wh = _WH.search(q)
     if _AUXILIARY.match(q) or (wh is None and _AUXILIARY.search(q)):

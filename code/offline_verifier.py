@@ -1,8 +1,8 @@
 """The offline stand-in for an LLM, part 3: yes/no verification of a claim.  [provided]
 
 `verdict(prompt)` reads the claim and the context by rule 4 of the protocol (offline_model.py;
-offline_claims.py) and answers "Yes" when one context sentence, or two neighbouring ones, `supports`
-the claim:
+offline_claims.py) and answers "Yes" when one context sentence, or two neighbouring ones,
+`supports` the claim:
 * its numbers are stated, compared by value ("4.2M" = "4.2 million" = "4,200,000", "ten
   percent" = "10 %", "nine" = "9"), and its names (capitalised words, codes such as "x86_64",
   acronyms the context spells out, "GPL" for "General Public License");
@@ -12,9 +12,9 @@ the claim:
 * no claim phrase differs in negation from the context phrase that matches it best ("cannot"
   and "is unable to" agree, so do "does no pivoting" and "without pivoting", and "without a
   LISTEN directive" and "do not specify a LISTEN directive"), or holds a direction word where
-  that phrase has the opposite (faster/slower, rose/fell, before/after, "more accurate"/"less accurate"),
-  or a word its prefix negates ("disabled" for "enabled", "unchecked" for "checks"); nor does
-  the claim run a range the other way ("from the shortest to the longest");
+  that phrase has the opposite (faster/slower, rose/fell, before/after, "more accurate"/"less
+  accurate"), or a word its prefix negates ("disabled" for "enabled", "unchecked" for
+  "checks"); nor does the claim run a range the other way ("from the shortest to the longest");
 * its content is covered: each of its phrases has some of its words in the context (an added
   cause such as "because the servers are overloaded" has none), and most of its words are
   there, or (a paraphrase) enough of them are and its embedding is close to the context's; a
