@@ -5,10 +5,10 @@ a sentence states one.  [provided]
 sets a condition ("When a font has no name, which font ...?" asks for a name): number, amount,
 date, address, name, yes_no, definition, procedure or other. `carries(kind, text, question)` says
 whether a clause of the text states such a fact next to a key term of the question: "eight
-suffixes" for "how many suffixes", a date for "when", a URL or e-mail address for "what is the
-homepage", a capital or a code for "which" or "who", and no other period than asked ("Q4" for
-"Q3"). A heading or a label states none. offline_answerer.py uses both to choose the sentence it
-quotes.
+suffixes" for "how many suffixes", a duration ("3 days", "after a week") for "how long", a date
+for "when", a URL or e-mail address for "what is the homepage", a capital or a code for "which"
+or "who", and no other period than asked ("Q4" for "Q3"). A heading or a label states none.
+offline_answerer.py uses both to choose the sentence it quotes.
 
 Run alone:  python code/offline_facts.py "How many suffixes are there?" "There are eight suffixes."
 """
@@ -29,7 +29,7 @@ MIN_STATEMENT_WORDS = 3
 MAX_HEADING_WORDS = 12
 
 _QUANTITY = (r"(total|revenue|income|profit|loss|margin|price|cost|fee|rate|size|amount|share|percent|percentage|"  # nouns
-             r"proportion|fraction|sales|spending|budget|salary|value|width|height|length|weight|speed|temperature)\b")
+             r"proportion|fraction|sales|spending|budget|salary|width|height|length|weight|speed|temperature)\b")
 _KINDS = [  # read from the question's first wh-word on; the first match wins
     ("date", r"when\b(?! (does|do|should|must|can|may|would|could)\b)|(what|which) (year|date|day|month)\b"),
     ("address", r"(what|which|where)\b( [\w'-]+){0,4}? (homepage|home page|website|web site|web page|url|"
@@ -53,6 +53,10 @@ _MONTH = re.compile(r"\b(" + "|".join(r"may(?= \d)" if m == "may" else m for m i
                     + r"|(" + "|".join(MONTH_ABBREVIATIONS) + r")\.?|(1[6-9]|20)\d\d)\b", re.I)  # or a year
 _CODE = re.compile(r"[\w.$/@^+-]*[._$/@^+][\w.$/@^+-]*\w|[A-Z][\w-]*[A-Z0-9][\w-]*")
 _PERIOD = re.compile(r"q[1-4]|(1[6-9]|20)\d\d|\d+(\.\d+){2,}")  # quarters, years, versions
+_TIMED = re.compile(r"how (long|soon|often|old)\b", re.I)
+_DURATION = r"(second|minute|hour|day|week|month|year|decade)s?\b"
+# A duration said without digits: "after a week", "a few hours", "once a month".
+_DURATION_IN_WORDS = re.compile(r"\b(an?|one|few|several)\s+" + _DURATION, re.I)
 _HEADING = re.compile(r"([A-Z]\.)?\d+(\.\d+)*\.?( \S+){1,4}")  # "3 Data types.", "C.6 Cygwin"
 _COMPARISON = re.compile(r"(than|compared|versus|up from|down from)\b", re.I)
 _DEFINES = re.compile(r"(?:\S+ ){0,2}?(is|are|means|stands for|refers to|denotes)\b", re.I)
@@ -94,8 +98,8 @@ def _bound_number(clause: str, question: str, strict: bool) -> bool:
     measured = re.match(r"\W*(?:what|which)\b(?: [\w']+){0,3}? " + _QUANTITY, question, re.I)
     if measured:
         return bool(set(terms(measured.group(1))) & set(terms(clause)))
-    if re.search(r"how (long|soon|often|old)\b", question, re.I):
-        return counts(r"(second|minute|hour|day|week|month|year|decade)s?\b")
+    if _TIMED.search(question):
+        return counts(_DURATION) or bool(_DURATION_IN_WORDS.search(clause))
     return not re.search(r"\b(version|release)\b", question, re.I) or bool(re.search(r"\d\.\d", clause))
 
 
@@ -113,7 +117,8 @@ def _states(kind: str, clause: str, question: str, strict: bool) -> bool:
     if kind == "address":
         return bool(_ADDRESS.search(clause))
     if kind in ("number", "amount"):
-        return bool(values) and _bound_number(clause, question, strict)
+        in_words = bool(_TIMED.search(question) and _DURATION_IN_WORDS.search(clause))  # "after a week"
+        return (bool(values) or in_words) and _bound_number(clause, question, strict)
     if kind == "date":
         return bool(_MONTH.search(" ".join(new)))
     if kind == "definition" and strict:  # bound: the clause says what the term is ("LDL is a set of ...")

@@ -58,6 +58,7 @@ def test_a_when_clause_that_sets_a_condition_is_not_what_is_asked():
     ("When did the Berlin office open?", "date"),
     ("When, exactly, did the Berlin office open?", "date"),
     ("Who registered the fontspec prefix?", "name"),
+    ("Which feature value gives a slashed zero?", "name"),  # a setting, "cv10=1", not an amount
     ("In the example notice, which files make up the work?", "name"),
     ("Can I cross-build R for another platform?", "yes_no"),
     ("As the Current Maintainer, can I change the work?", "yes_no"),
@@ -100,6 +101,14 @@ def test_a_count_is_answered_by_the_number_of_the_thing_counted():
     context = "[c0] The label command needs two arguments. METAPOST provides eight suffixes for placing labels."
     assert ask("How many suffixes are there for placing labels?", context=context) == \
         "METAPOST provides eight suffixes for placing labels [c0]."
+
+
+def test_a_duration_in_words_answers_how_long():
+    """"After a week" is a duration without digits (an outside tester's question was refused)."""
+    context = ("[c0] An update first waits in the proposed queue. It is tested there by volunteers. "
+               "After a week without reported problems it can be moved to the updates queue.")
+    reply = ask("How long must an update sit in the proposed queue before it moves to updates?", context=context)
+    assert "After a week" in reply, f"expected the sentence with the duration; got {reply!r}"
 
 
 def test_a_table_run_is_read_as_rows_around_the_key_term():
