@@ -162,7 +162,10 @@ def _contradicts(claim: str, span: str) -> bool:
             # a negation of nothing the other phrase says ("cannot be a datatype if two ..." against
             # "when two constants have the same value") is no difference
             return not (negated and negated <= scope) and bool(scope & _words(nominal))
-        return bool(nouns & (_words(match) - nouns_said) or nouns_said & (_words(part) - nouns))
+        # a word negated on one side only, and not also said plainly on it ("Changed the tags (no
+        # other changes)" says "changed" too)
+        plain, plain_said = _words(_NEGATED_NOUN.sub(" ", part)), _words(_NEGATED_NOUN.sub(" ", match))
+        return bool(nouns & (_words(match) - nouns_said) - plain or nouns_said & (_words(part) - nouns) - plain_said)
     parts = _phrases(span, whole=True)
     for part in _phrases(claim, whole=True):
         match = _best_match(part, parts)

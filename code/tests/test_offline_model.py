@@ -263,6 +263,14 @@ def test_a_verb_of_the_opposite_direction_is_no_support(claim):
         f"expected {claim!r} to contradict 'rose': the claim has the opposite direction")
 
 
+def test_a_word_said_plainly_is_not_negated_by_a_negated_noun_beside_it():
+    """A quote of a release history ("Changed the identifiers ... (no other changes)") was
+    judged unsupported by its own passage: "no other changes" read as negating "changed"."""
+    span = "Version 4.112 changed the feature identifiers to tags (no other changes)."
+    assert supports(span, "Version 4.112 changed the feature identifiers to tags.")
+    assert not supports("Version 4.112 made no changes.", "Version 4.112 made changes.")
+
+
 def test_a_range_run_the_other_way_is_no_support():
     """The same words in the other order (an outside tester's edit of the CD-HIT guide)."""
     span = "The program sorts the sequences from long to short, and processes them from the longest to the shortest."
