@@ -53,6 +53,8 @@ _MONTH = re.compile(r"\b(" + "|".join(r"may(?= \d)" if m == "may" else m for m i
                     + r"|(" + "|".join(MONTH_ABBREVIATIONS) + r")\.?|(1[6-9]|20)\d\d)\b", re.I)  # or a year
 _CODE = re.compile(r"[\w.$/@^+-]*[._$/@^+][\w.$/@^+-]*\w|[A-Z][\w-]*[A-Z0-9][\w-]*")
 _PERIOD = re.compile(r"q[1-4]|(1[6-9]|20)\d\d|\d+(\.\d+){2,}")  # quarters, years, versions
+# The kinds whose fact counts only in a clause that also holds a key term of the question.
+_BY_KEY_TERM = ("number", "amount", "date", "name", "address")
 _TIMED = re.compile(r"how (long|soon|often|old)\b", re.I)
 _DURATION = r"(second|minute|hour|day|week|month|year|decade)s?\b"
 # A duration said without digits: "after a week", "a few hours", "once a month".
@@ -99,14 +101,14 @@ def _bound_number(clause: str, question: str, strict: bool) -> bool:
     if measured:
         return bool(set(terms(measured.group(1))) & set(terms(clause)))
     if _TIMED.search(question):
-        return counts(_DURATION) or bool(_DURATION_IN_WORDS.search(clause))
+        return counts(_DURATION)
     return not re.search(r"\b(version|release)\b", question, re.I) or bool(re.search(r"\d\.\d", clause))
 
 
 def _states(kind: str, clause: str, question: str, strict: bool) -> bool:
     """Does the clause state a fact of this kind that the question does not give, by a key term?"""
     keys = set(terms(question))
-    if kind in ("number", "amount", "date", "name", "address") and not any(same_family(t, set(terms(clause))) for t in keys):
+    if kind in _BY_KEY_TERM and not any(same_family(t, set(terms(clause))) for t in keys):
         return False
     asked, found = keys | set(question.lower().split()), re.findall(r"[\w.$%/@^+-]*\w%?", clause)
     new = [w for w in found if w.lower() not in asked and not set(terms(w)) <= asked]
@@ -116,9 +118,9 @@ def _states(kind: str, clause: str, question: str, strict: bool) -> bool:
         return any("%" in w or "percent" in w.lower() for w in new)
     if kind == "address":
         return bool(_ADDRESS.search(clause))
-    if kind in ("number", "amount"):
-        in_words = bool(_TIMED.search(question) and _DURATION_IN_WORDS.search(clause))  # "after a week"
-        return (bool(values) or in_words) and _bound_number(clause, question, strict)
+    if kind in ("number", "amount"):  # a duration said in words ("after a week") is bound as it is
+        in_words = bool(_TIMED.search(question) and _DURATION_IN_WORDS.search(clause))
+        return in_words or (bool(values) and _bound_number(clause, question, strict))
     if kind == "date":
         return bool(_MONTH.search(" ".join(new)))
     if kind == "definition" and strict:  # bound: the clause says what the term is ("LDL is a set of ...")

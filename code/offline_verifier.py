@@ -141,21 +141,22 @@ _RANGE = re.compile(r"\bfrom\s+(?:the\s+)?([\w-]+)\s+to\s+(?:the\s+)?([\w-]+)", 
 
 def _reversed_range(claim: str, span: str) -> bool:
     """Does the claim run a range of the span the other way round, and the span never its way?"""
-    said = {(a.lower(), b.lower()) for a, b in _RANGE.findall(claim)}
-    stated = {(a.lower(), b.lower()) for a, b in _RANGE.findall(span)}
+    said, stated = ({(a.lower(), b.lower()) for a, b in _RANGE.findall(text)} for text in (claim, span))
     return any((b, a) in stated and (a, b) not in stated for a, b in said)
 
 
 def _contradicts(claim: str, span: str) -> bool:
-    """Does a claim phrase (not a comparison's "than ...") differ in negation from the span phrase
-    that matches it best (by two words, or all of its own), or hold a direction word where that
-    phrase has only the opposite one?"""
-    def negations(text: str) -> tuple[bool, set[str]]:  # (is a verb negated, the negated nouns' words)
+    """Does the claim run a range of the span backwards, or a claim phrase (not a comparison's
+    "than ...") differ in negation from the span phrase that matches it best (by two words, or all
+    of its own), or hold a direction word where that phrase has only the opposite one?"""
+    # (is a verb negated, the negated nouns' words, the words outside the negated nouns)
+    def negations(text: str) -> tuple[bool, set[str], set[str]]:
+        plain = _NEGATED_NOUN.sub(" ", text)
         nouns = {w for m in _NEGATED_NOUN.finditer(text) for w in _words(m.group(1))}
-        return bool(_NEGATION.search(_NEGATED_NOUN.sub(" ", text))), nouns
+        return bool(_NEGATION.search(plain)), nouns, _words(plain)
 
     def differ(part: str, match: str) -> bool:
-        (verb, nouns), (verb_said, nouns_said) = negations(part), negations(match)
+        (verb, nouns, plain), (verb_said, nouns_said, plain_said) = negations(part), negations(match)
         if verb != verb_said:  # "without a LISTEN directive" = "do not specify a LISTEN directive"
             verbal, nominal = (part, match) if verb else (match, part)
             negated, scope = negations(nominal)[1], _negated_verb_scope(verbal)
@@ -164,8 +165,9 @@ def _contradicts(claim: str, span: str) -> bool:
             return not (negated and negated <= scope) and bool(scope & _words(nominal))
         # a word negated on one side only, and not also said plainly on it ("Changed the tags (no
         # other changes)" says "changed" too)
-        plain, plain_said = _words(_NEGATED_NOUN.sub(" ", part)), _words(_NEGATED_NOUN.sub(" ", match))
         return bool(nouns & (_words(match) - nouns_said) - plain or nouns_said & (_words(part) - nouns) - plain_said)
+    if _reversed_range(claim, span):
+        return True
     parts = _phrases(span, whole=True)
     for part in _phrases(claim, whole=True):
         match = _best_match(part, parts)
@@ -238,7 +240,7 @@ def supports(span: str, claim: str, lenient: bool = False) -> bool:
     spelled = stated | set(terms(span))  # names as anchors() spells them: "X-Ray" is "x", "ray"
     if not set(numbers(claim)) <= set(numbers(span)) or not all(same_family(n, spelled) for n in names):
         return False  # a number or name the span does not state
-    if not _bound(claim, span) or _contradicts(claim, span) or _reversed_range(claim, span):
+    if not _bound(claim, span) or _contradicts(claim, span):
         return False
 
     missing = sorted({w for w in re.findall(r"[a-z]{3,}", claim.lower()) if not all(same_family(s, stated) for s in _words(w))})
