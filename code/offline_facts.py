@@ -37,7 +37,8 @@ _KINDS = [  # read from the question's first wh-word on; the first match wins
     ("amount", r"how (much|big|large|high|fast|far|heavy)\b|(what|which)\b( [\w']+){0,3}? " + _QUANTITY),
     ("number", r"how (many|long|old|often|soon)\b|(what|which) (number|version|release)\b"),
     ("definition", r"what (is|are) (an? |the )?[\w.+-]+( [\w.+-]+)?\?|what does .* (mean|stand for|tell)\b|.*\bdifference between"),
-    ("procedure", r"how (do|can|should|would|could) (i|you|we|one)\b|how to\b|what steps\b"),
+    ("procedure", r"how (do|can|should|would|could) (i|you|we|one)\b|how to\b|what steps\b"
+                  r"|what (can|could|should|must|do) (i|you|we|one) do\b"),
     ("name", r"(who|whom|whose|where|which|what)\b"),
 ]
 # What answers an "address" question: an e-mail address, a URL, a host name or an IP address.
