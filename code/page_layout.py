@@ -146,6 +146,9 @@ def _without_own_number(page: str, numbers: set[str]) -> str:
     return "\n".join(lines)
 
 
+# A section number ("3.2", "A.3.1") and words, with no page number at the end (a contents line):
+# a heading whatever ends the line before it (a command, a table row, "... (see above.)").
+_SECTION = re.compile(r"([A-Z]\.)?\d+(\.\d+)+\.?\s+\D.*(?<!\d)$")
 _LIST_ITEM = re.compile(r"^\s*(?:[-*\u2022\u2013]|\(?[0-9a-z]{1,2}[.)])\s+\S")
 
 
@@ -171,7 +174,7 @@ def mark_headings(text: str) -> str:
         is_heading = (
             open_ended and (stripped[0].isupper() or stripped[0].isdigit())
             and len(stripped.split()) <= 15
-            and (not before or before[-1] in ".!?:")
+            and (not before or before[-1] in ".!?:" or _SECTION.match(stripped))
             and (not after or ((len(stripped) <= 0.6 * typical or is_title_case(stripped))
                                and (after[0].isupper() or after[0].isdigit())))
         )

@@ -132,6 +132,22 @@ def test_headings_get_a_full_stop_so_chunks_cannot_glue_them_to_a_sentence():
         "Revenue grew."]
 
 
+def test_a_numbered_section_heading_is_a_heading_whatever_ends_the_line_before():
+    """A section number and Title Case words ("3.2 Termination Threshold") after a command line or
+    a closing parenthesis: a fifteenth outside tester's heading ran into the next sentence, and
+    the glued sentence's heading words won the answer. A line of a table of contents (a page
+    number at its end) is not taken for one."""
+    from pdf_loader import mark_headings
+
+    page = ("For example:\n$ vega -Tps -seed=rand file.dot > file.ps\n3.2 Termination Threshold\n"
+            "The solver stops when the change falls below 0.1.\nIt runs once (see above.)\nA.3.1 Tuned Libraries\n"
+            "Several tuned libraries exist.\n$ vega -Tps big.dot\n3.3 Edge Lengths 12\nEdges have lengths.")
+    assert mark_headings(page).split("\n") == [
+        "For example:", "$ vega -Tps -seed=rand file.dot > file.ps", "3.2 Termination Threshold.",
+        "The solver stops when the change falls below 0.1.", "It runs once (see above.)", "A.3.1 Tuned Libraries.",
+        "Several tuned libraries exist.", "$ vega -Tps big.dot", "3.3 Edge Lengths 12", "Edges have lengths."]
+
+
 def test_list_items_and_numbered_headings_become_their_own_sentences(tmp_path):
     from textutils import split_sentences
 
