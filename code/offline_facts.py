@@ -39,6 +39,7 @@ _KINDS = [  # read from the question's first wh-word on; the first match wins
     ("definition", r"what (is|are) (an? |the )?[\w.+-]+( [\w.+-]+)?\?|what does .* (mean|stand for|tell)\b|.*\bdifference between"),
     ("procedure", r"how (do|can|should|would|could) (i|you|we|one)\b|how to\b|what steps\b"
                   r"|what (can|could|should|must|do) (i|you|we|one) do\b"),
+    ("other", r"what (does|do|did)\b"),  # "What does ptp compute?": whatever it does, not a name
     ("name", r"(who|whom|whose|where|which|what)\b"),
 ]
 # What answers an "address" question: an e-mail address, a URL, a host name or an IP address.

@@ -67,6 +67,7 @@ def test_a_when_clause_that_sets_a_condition_is_not_what_is_asked():
     ("What is a prefix?", "definition"),
     ("How can I list the installed packages?", "procedure"),
     ("What can I do about it?", "procedure"),  # what to do is a procedure, not a name
+    ("What does the ptp range function compute?", "other"),  # whatever it computes, not a name
     ("Why is the package not called Trellis?", "other"),
 ])
 def test_the_kind_of_answer_is_read_from_the_question(question, kind):
