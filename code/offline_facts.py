@@ -129,8 +129,9 @@ def _states(kind: str, clause: str, question: str, strict: bool) -> bool:
         words = clause.split()
         return any(set(terms(w)) & keys and _DEFINES.match(" ".join(words[n + 1:n + 5])) for n, w in enumerate(words))
     if kind == "name":  # a capital that only starts the clause is no name
-        named = any(_CODE.fullmatch(w) or (w[:1].isupper() and w in found[1:]) for w in new)
-        return named or (bool(values) and not re.match(r"\W*who", question, re.I))
+        if re.match(r"\W*who", question, re.I):  # a person or a body, not a file, an address or a number
+            return any(w[:1].isupper() and w in found[1:] and "." not in w and "@" not in w for w in new)
+        return bool(values) or any(_CODE.fullmatch(w) or (w[:1].isupper() and w in found[1:]) for w in new)
     return True
 
 

@@ -99,6 +99,18 @@ def test_the_one_rarest_word_of_the_question_does_not_outrank_the_others():
         "The team hired 12 new engineers during the spring [c0].")
 
 
+def test_who_is_answered_by_a_name_not_by_a_file_or_an_address():
+    """"Who registered the prefix of the acro package?" was answered with the sentence holding
+    "modules@latex-project.org": a code answers "which option", not "who"."""
+    from offline_facts import carries
+
+    question = "Who maintains the Vega package?"
+    assert not carries("name", "Questions about the Vega package go to vega-help@lists.example.org.", question)
+    assert not carries("name", "An example of the Vega package is in vega-example.html.", question)
+    assert carries("name", "The Vega package is maintained by Ann Berg.", question)
+    assert carries("name", "The Vega package is configured with vega.cfg.", "Which file configures the Vega package?")
+
+
 def test_a_count_is_answered_by_the_number_of_the_thing_counted():
     context = "[c0] The label command needs two arguments. METAPOST provides eight suffixes for placing labels."
     assert ask("How many suffixes are there for placing labels?", context=context) == \
