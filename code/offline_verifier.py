@@ -169,11 +169,16 @@ def _contradicts(claim: str, span: str) -> bool:
     if _reversed_range(claim, span):
         return True
     parts = _phrases(span, whole=True)
+    references = [p for p in parts if p.startswith("than ")]
     for part in _phrases(claim, whole=True):
+        if part.startswith("than "):  # the reference of a comparison is bound as a number is
+            if references and _content(part) and not any(_content(part) & _words(p) for p in references):
+                return True  # "faster than under Linux" where the span says "faster than Windows"
+            continue
         match = _best_match(part, parts)
         said, stated = _words(part), _words(match)
         compared, compared_said = _comparatives(part), _comparatives(match)
-        if not _content(part) & stated or part.startswith("than "):
+        if not _content(part) & stated:
             continue
         # An opposite ("slower" for "faster", "more accurate" for "less accurate") is itself the
         # one word the phrases do not share; other differences need two shared words to be sure.
@@ -182,7 +187,8 @@ def _contradicts(claim: str, span: str) -> bool:
             return True
         if len(_content(part) & stated) >= min(2, len(_content(part))) and (differ(part, match) or any(
                 said & _words(one) and stated & _words(other) and not stated & _words(one)
-                for a, b in _SIDES for one, other in ((a, b), (b, a))) or _prefix_opposites(said - stated, stated - said)):
+                for a, b in _SIDES for one, other in ((a, b), (b, a))) or _prefix_opposites(said - stated, stated - said)
+                or _prefix_opposites(set(terms(part)) - set(terms(match)), set(terms(match)) - set(terms(part)))):
             return True
     return False
 

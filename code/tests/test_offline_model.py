@@ -280,6 +280,22 @@ def test_verifier_binds_numbers_and_negations_to_their_subject_and_normalises_fo
     assert supports(span, claim) is verdict
 
 
+FASTER = "We recommend Linux because the tool runs faster than Windows."
+SENSITIVE = "Matching of keys is now case-sensitive."
+
+
+@pytest.mark.parametrize("span, claim, verdict", [
+    (FASTER, "The tool runs faster under Windows than under Linux.", False),  # the comparison's reference swapped
+    (FASTER, "Under Linux the tool runs faster than under Windows.", True),
+    (SENSITIVE, "Keys are now matched case-insensitively.", False),  # a prefix negation inside a compound
+    (SENSITIVE, "Keys are now matched in a case-sensitive way.", True),
+])
+def test_a_comparisons_reference_and_a_negated_compound_are_read(span, claim, verdict):
+    """A sixteenth outside tester's claims "TREE-PUZZLE runs faster under Windows than under Linux"
+    and "... matches keys case-insensitively" (the manual: "case-sensitive") were supported."""
+    assert supports(span, claim) is verdict, f"expected {verdict} for {claim!r} against {span!r}"
+
+
 @pytest.mark.parametrize("claim", ["Sales fell 8% in the third quarter of 2024.",
                                    "Sales dropped 8% in the third quarter of 2024.",
                                    "Sales declined by 8% in the third quarter of 2024."])
