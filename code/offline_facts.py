@@ -93,8 +93,9 @@ def answer_kind(question: str) -> str:
 def _bound_number(clause: str, question: str, strict: bool) -> bool:
     """A number of what is asked: of the thing counted ("eight suffixes"; any number unless
     `strict`), of the quantity named ("what was the revenue"), a duration, a version ("4.2.0")."""
-    def counts(nouns: str) -> bool:  # a number at most three words before one of `nouns`
-        return any(numbers(" ".join(words[max(0, n - 3):n])) for n, w in enumerate(words) if re.match(nouns, w, re.I))
+    def counts(nouns: str) -> bool:  # a number at most three words before one of `nouns`, or "number of files is 32"
+        return any(numbers(" ".join(words[max(0, n - 3):n])) for n, w in enumerate(words) if re.match(nouns, w, re.I)) \
+            or bool(re.search(rf"\bnumber of (?:\S+ )?{nouns}\S*\s+(?:is|are|was|were|=|:)\s+\S*\d", clause, re.I))
     words, counted = clause.split(), re.search(r"how many ([\w-]+)(?: ([\w-]+))?", question, re.I)
     if counted:
         nouns = "|".join(re.escape(w[:FAMILY_LETTERS]) for w in counted.groups() if w and w not in STOPWORDS)

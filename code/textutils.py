@@ -231,10 +231,11 @@ def anchors(text: str) -> set[str]:
     return found
 
 
-# A clause ends at ";" or ", ", and before a comparison ("21%, compared with 17% in Q3 2023"):
+# A clause ends at ";" or ", ", and before a comparison ("21%, compared with 17% in Q3 2023"),
+# but not inside a bound ("more than 85%" is the fact, not a reference):
 # a number or name belongs to the subject of its own clause (a list after ":" to the clause).
 # An apposition restates what the clause before names ("Day 0, namely 1 January 4713 BC"): it stays.
-_CLAUSE = re.compile(r";\s+|,\s+(?!(?:namely|i\.e\.|that is)\b)|\s+(?=(?:than|compared (?:with|to)|whereas|while|versus|but)\b)")
+_CLAUSE = re.compile(r";\s+|,\s+(?!(?:namely|i\.e\.|that is)\b)|(?<!\bmore)(?<!\bless)(?<!\bfewer)\s+(?=than\b)|\s+(?=than\s+\D)|\s+(?=(?:compared (?:with|to)|whereas|while|versus|but)\b)")
 
 
 def clauses(sentence: str) -> list[str]:

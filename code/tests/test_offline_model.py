@@ -117,6 +117,30 @@ def test_a_count_is_answered_by_the_number_of_the_thing_counted():
         "METAPOST provides eight suffixes for placing labels [c0]."
 
 
+def test_a_count_said_after_its_noun_is_a_count():
+    """"The maximum number of query-files is 32." counts query files as "32 query files" does."""
+    from offline_facts import carries
+
+    question = "How many query files can be given at most?"
+    assert carries("number", "The maximum number of query-files is 32.", question)
+    assert not carries("number", "The query-files are read one after the other, 32 bytes at a time.", question)
+
+
+def test_more_than_a_number_is_the_fact_not_a_comparisons_reference():
+    """"If more than 85% of the characters are A, C, G or T ..." answers "What share of ...?"
+    (three outside testers' questions of this shape were refused or answered with another
+    sentence); "than 4096" in "2048 is more secure than 4096" is still a reference."""
+    from textutils import clauses
+
+    assert clauses("If more than 85% of the characters are A, the data is DNA.")[0] == \
+        "If more than 85% of the characters are A"
+    assert clauses("A key of 2048 bits is more secure than 4096.") == ["A key of 2048 bits is more secure", "than 4096."]
+    context = ("[c0] Characters other than A, C, G and T are ambiguous. If more than 85% of the characters are "
+               "A, C, G or T, the sequences are read as nucleotides.")
+    reply = ask("What share of A, C, G or T characters makes the program read the data as nucleotides?", context=context)
+    assert "85%" in reply, f"expected the sentence with the 85% bound; got {reply!r}"
+
+
 def test_a_duration_in_words_answers_how_long():
     """"After a week" is a duration without digits (an outside tester's question was refused)."""
     context = ("[c0] An update first waits in the proposed queue. It is tested there by volunteers. "
