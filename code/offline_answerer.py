@@ -74,8 +74,9 @@ _INJECTION = re.compile(r"\b(ignore|disregard|forget)\b[^.]{0,40}\b(instructions
 _PAYLOAD = re.compile(r"\b(?:answer|reply|respond|say|output|print)\s+(?:with\s+)?[\"']?([A-Z][A-Z0-9_]{2,})")
 
 # A sentence that refers back, at its start ("This book ...", "It ...") or by a demonstrative
-# in its first words ("The default for this is Courier."), says nothing without the one before.
-_REFERS_BACK = re.compile(r"(it|they|he|she)\b|(?:\S+\s+){0,3}?(this|these|those|such)\b", re.I)
+# or a conclusion in its first words ("The default for this is Courier.", "We therefore
+# recommend ..."), says nothing without the one before.
+_REFERS_BACK = re.compile(r"(it|they|he|she)\b|(?:\S+\s+){0,3}?(this|these|those|such|therefore|thus|hence)\b", re.I)
 
 
 # A question with one of these words refers back to what the user said before it.

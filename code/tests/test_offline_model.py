@@ -185,6 +185,16 @@ def test_a_sentence_that_refers_back_in_its_first_words_comes_with_the_one_befor
         "The converter then uses a replacement font [c0]. The default for this is Courier [c0].")
 
 
+def test_a_sentence_that_draws_a_conclusion_comes_with_its_reason():
+    """"We therefore recommend the option -n." answers "why" only with the sentence before it (a
+    sixteenth outside tester's "Why does the manual recommend using -n?")."""
+    context = ("[c0] Wildcard symbols in the input can match anything and give false matches. We therefore "
+               "recommend the option -n. Other options change the output format.")
+    assert ask("Why is the option -n recommended?", context=context) == (
+        "Wildcard symbols in the input can match anything and give false matches [c0]. We therefore recommend "
+        "the option -n [c0].")
+
+
 def test_refuses_when_no_sentence_carries_the_asked_kind_of_fact_only_if_allowed():
     context = "[c0] A Berlin office opened in July. It is in Kreuzberg."
     assert ask("How many employees work in the Berlin office?", context=context) == REFUSAL
