@@ -166,19 +166,14 @@ def _contradicts(claim: str, span: str) -> bool:
         # a word negated on one side only, and not also said plainly on it ("Changed the tags (no
         # other changes)" says "changed" too)
         return bool(nouns & (_words(match) - nouns_said) - plain or nouns_said & (_words(part) - nouns) - plain_said)
-    if _reversed_range(claim, span):
+    if _reversed_range(claim, span) or _other_reference(claim, span):
         return True
     parts = _phrases(span, whole=True)
-    references = [p for p in parts if p.startswith("than ")]
     for part in _phrases(claim, whole=True):
-        if part.startswith("than "):  # the reference of a comparison is bound as a number is
-            if references and _content(part) and not any(_content(part) & _words(p) for p in references):
-                return True  # "faster than under Linux" where the span says "faster than Windows"
-            continue
         match = _best_match(part, parts)
         said, stated = _words(part), _words(match)
         compared, compared_said = _comparatives(part), _comparatives(match)
-        if not _content(part) & stated:
+        if not _content(part) & stated or part.startswith("than "):
             continue
         # An opposite ("slower" for "faster", "more accurate" for "less accurate") is itself the
         # one word the phrases do not share; other differences need two shared words to be sure.
@@ -187,10 +182,17 @@ def _contradicts(claim: str, span: str) -> bool:
             return True
         if len(_content(part) & stated) >= min(2, len(_content(part))) and (differ(part, match) or any(
                 said & _words(one) and stated & _words(other) and not stated & _words(one)
-                for a, b in _SIDES for one, other in ((a, b), (b, a))) or _prefix_opposites(said - stated, stated - said)
-                or _prefix_opposites(set(terms(part)) - set(terms(match)), set(terms(match)) - set(terms(part)))):
+                for a, b in _SIDES for one, other in ((a, b), (b, a))) or _prefix_opposites(part, match)):
             return True
     return False
+
+
+def _other_reference(claim: str, span: str) -> bool:
+    """Is the reference of a claim's comparison none of the span's, as a number would be unbound
+    ("faster than under Linux" where the span says "faster than Windows")?"""
+    references = [p for p in _phrases(span, whole=True) if p.startswith("than ")]
+    return bool(references) and any(_content(part) and not any(_content(part) & _words(p) for p in references)
+                                    for part in _phrases(claim, whole=True) if part.startswith("than "))
 
 
 # A prefix that negates the word it stands before ("disabled", "unchecked", "invalid"); "en"
@@ -200,9 +202,14 @@ _NEGATING_PREFIXES = ("non", "dis", "un", "in", "im", "en")
 MIN_PREFIXED_ROOT = 3
 
 
-def _prefix_opposites(said: set[str], stated: set[str]) -> bool:
-    """Does a word of one side negate a word of the other by its prefix ("disabled" and
-    "enabled", "unchecked" and "checked")?"""
+def _prefix_opposites(part: str, match: str) -> bool:
+    """Does a word of one phrase negate a word of the other by its prefix ("disabled" and
+    "enabled", "unchecked" and "checked"), also inside a compound ("case-insensitive")?"""
+    return any(_opposite_words(a - b, b - a) for a, b in ((_words(part), _words(match)),
+                                                          (set(terms(part)), set(terms(match)))))
+
+
+def _opposite_words(said: set[str], stated: set[str]) -> bool:
     def forms(word: str) -> set[tuple[str, str]]:
         return {(p, word[len(p):]) for p in _NEGATING_PREFIXES
                 if word.startswith(p) and len(word) - len(p) >= MIN_PREFIXED_ROOT} | {("", word)}
