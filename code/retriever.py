@@ -235,7 +235,7 @@ def retrieve(collection, query: str, k: int, cfg: Config | None = None) -> list[
     sparse, sparse_scores = _sparse(collections, query, n, cfg) if cfg.retrieval != "dense" else ([], [])
     fused = bm25.fuse([dense, sparse])
     # Only what can make the top k is read: the keys fused at least as high as the k-th
-    # (ties are broken by cosine score) and BM25's best (a clear winner takes the last place).
+    # (ties are broken by cosine score) and BM25's best (a clear winner comes first).
     cut = sorted(fused.values(), reverse=True)[min(k, len(fused)) - 1] if fused else 0.0
     contenders = [key for key in fused if fused[key] >= cut] + [key for key in sparse[:1] if fused[key] < cut]
     found = _read(collections, contenders, scores, q)
