@@ -235,7 +235,9 @@ def anchors(text: str) -> set[str]:
 # but not inside a bound ("more than 85%" is the fact, not a reference):
 # a number or name belongs to the subject of its own clause (a list after ":" to the clause).
 # An apposition restates what the clause before names ("Day 0, namely 1 January 4713 BC"): it stays.
-_CLAUSE = re.compile(r";\s+|,\s+(?!(?:namely|i\.e\.|that is)\b)|(?<!\bmore)(?<!\bless)(?<!\bfewer)\s+(?=than\b)|\s+(?=than\s+\D)|\s+(?=(?:compared (?:with|to)|whereas|while|versus|but)\b)")
+_CLAUSE = re.compile(r";\s+|,\s+(?!(?:namely|i\.e\.|that is)\b)"
+                     r"|(?<!\bmore)(?<!\bless)(?<!\bfewer)\s+(?=than\b)|\s+(?=than\s+\D)"  # not "more than 85%"
+                     r"|\s+(?=(?:compared (?:with|to)|whereas|while|versus|but)\b)")
 
 
 def clauses(sentence: str) -> list[str]:
