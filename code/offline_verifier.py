@@ -166,10 +166,10 @@ def _contradicts(claim: str, span: str) -> bool:
         # a word negated on one side only, and not also said plainly on it ("Changed the tags (no
         # other changes)" says "changed" too)
         return bool(nouns & (_words(match) - nouns_said) - plain or nouns_said & (_words(part) - nouns) - plain_said)
-    if _reversed_range(claim, span) or _other_reference(claim, span):
+    parts, claim_parts = _phrases(span, whole=True), _phrases(claim, whole=True)
+    if _reversed_range(claim, span) or _other_reference(claim_parts, parts):
         return True
-    parts = _phrases(span, whole=True)
-    for part in _phrases(claim, whole=True):
+    for part in claim_parts:
         match = _best_match(part, parts)
         said, stated = _words(part), _words(match)
         compared, compared_said = _comparatives(part), _comparatives(match)
@@ -187,12 +187,12 @@ def _contradicts(claim: str, span: str) -> bool:
     return False
 
 
-def _other_reference(claim: str, span: str) -> bool:
-    """Is the reference of a claim's comparison none of the span's, as a number would be unbound
-    ("faster than under Linux" where the span says "faster than Windows")?"""
-    references = [p for p in _phrases(span, whole=True) if p.startswith("than ")]
+def _other_reference(claim_parts: list[str], parts: list[str]) -> bool:
+    """Is the reference of a claim phrase's comparison none of the span phrases', as a number
+    would be unbound ("faster than under Linux" where the span says "faster than Windows")?"""
+    references = [p for p in parts if p.startswith("than ")]
     return bool(references) and any(_content(part) and not any(_content(part) & _words(p) for p in references)
-                                    for part in _phrases(claim, whole=True) if part.startswith("than "))
+                                    for part in claim_parts if part.startswith("than "))
 
 
 # A prefix that negates the word it stands before ("disabled", "unchecked", "invalid"); "en"
