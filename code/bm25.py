@@ -1,11 +1,10 @@
-"""Step 4, exact words: a BM25 index per document, and the fusion of rankings.  [provided]
+"""Step 4, exact words: a BM25 index per document, and reciprocal rank fusion.  [provided]
 
 Dense retrieval finds passages that mean the same; BM25 (bm25s) finds the passages that share
 the question's rare words ("Leipzig", "Form 1040"). `save` builds a document's BM25 index once,
 beside its Chroma collection, and `ranking` loads it (memory-mapped, cached per process) to
-rank the chunks for a question; `rank_texts` ranks a few texts in memory. `fuse_scores` merges
-two scored candidate lists (dense and BM25) by their normalised scores; `fuse` merges rankings
-that have no scores by reciprocal rank fusion.
+rank the chunks for a question; `rank_texts` ranks a few texts in memory. `fuse` merges
+several rankings by reciprocal rank fusion.
 
 Run alone:  python code/bm25.py ["question"]    (ranks the sample report's chunks)
 """
@@ -101,20 +100,6 @@ def _scored(model, query: str) -> list[tuple[int, float]]:
 
     scores = model.get_scores(query_terms)
     return [(int(i), float(scores[i])) for i in np.argsort(-scores, kind="stable") if scores[i] > 0]
-
-
-def fuse_scores(scored: list[dict]) -> dict:
-    """Convex combination, equal weights, of min-max normalised scores: one dict {candidate:
-    score} per retriever, each scoring every candidate. Scores, not ranks: rank fusion forgets
-    margins, so BM25's one row holding the asked code, far above near-identical rows, sank
-    below rows both lists found middling. Bruch, Gai and Ingber (ACM TOIS 2023, "An Analysis of
-    Fusion Functions for Hybrid Retrieval") found this fusion ahead of reciprocal rank fusion."""
-    fused: dict = {}
-    for scores in scored:
-        low, high = min(scores.values(), default=0.0), max(scores.values(), default=0.0)
-        for item, value in scores.items():
-            fused[item] = fused.get(item, 0.0) + (value - low) / ((high - low) or 1.0) / len(scored)
-    return fused
 
 
 def fuse(rankings: list[list]) -> dict:

@@ -152,7 +152,6 @@ def test_a_refusal_declines_and_states_nothing_it_cites(reply, refusal):
 def test_ids_grouped_in_one_pair_of_brackets_are_read(monkeypatch):
     monkeypatch.setenv("LLM_MODEL", "openai/gpt-4o-mini")
     monkeypatch.setenv("RAG_MOCK_RESPONSE", "Q3 revenue was 4.2M EUR, up 8% year over year [c0, c1]. Margins [c1 ; c0].")
-    monkeypatch.setenv("RAG_TOP_K", "40")  # every sample chunk in the context: c0 and c1 are real ids
     result = rag.run("What was Q3 revenue?")
     assert result.answer.citations == ["c0", "c1"] and not result.uncited, \
         f"'[c0, c1]' cites c0 and c1, as a real model writes it: {result.answer}"
