@@ -53,11 +53,27 @@ def test_gate_refuses_without_calling_the_model(monkeypatch):
     real = llm.completion
     monkeypatch.setattr("generator.completion", lambda *a, **k: calls.append(a) or real(*a, **k))
     monkeypatch.setenv("RAG_MIN_RELEVANCE", "0.99")
-    result = rag.run("What was Q3 revenue?")
+    result = rag.run("How long should I boil an egg to get a soft yolk?")
     assert result.gate["passed"] is False and result.gate["threshold"] == 0.99
     assert result.answer.refused and result.answer.citations == []
     assert f"{result.gate['best_score']:.3f} < 0.99" in result.answer.text
     assert calls == []
+
+
+def test_a_question_whose_words_a_passage_holds_passes_the_gate(monkeypatch):
+    """A weak embedder scores a passage low that holds the question's own words (WordLlama gave
+    0.09 to the row with "dvipng", "set" and "variable" for "Which variable do I set to dvipng
+    ...?"), and the gate refused an answerable question. Expected: with the score threshold out
+    of reach, a question whose key terms one passage holds passes and is answered; one whose
+    words no passage holds is still refused."""
+    monkeypatch.setenv("RAG_MIN_RELEVANCE", "0.99")
+    result = rag.run("What was Q3 revenue?")
+    assert result.gate["passed"] and result.gate["best_score"] < 0.99, \
+        f"expected the gate passed on the words 'Q3' and 'revenue' alone: {result.gate}"
+    assert "4.2M" in result.answer.text, f"expected the revenue sentence, got {result.answer.text!r}"
+    apple = rag.run("What was the revenue of Apple?").gate
+    assert apple["key_terms_found"] == "1 of 2" and not apple["passed"], \
+        f"expected a question with one of its two key terms in a passage ('revenue', not 'Apple') refused: {apple}"
 
 
 def test_a_score_just_under_the_gate_is_not_shown_as_equal_to_it(monkeypatch):
