@@ -15,11 +15,11 @@ offline_claims.py) and answers "Yes" when one context sentence, or two neighbour
   that phrase has the opposite (faster/slower, rose/fell, before/after, "more accurate"/"less
   accurate"), or a word its prefix negates ("disabled" for "enabled", "unchecked" for
   "checks"); nor does the claim run a range the other way ("from the shortest to the longest");
-* its content is covered: each of its phrases has some of its words in the context (an added
-  cause such as "because the servers are overloaded" has none), and most of its words are
-  there, or (a paraphrase) enough of them are and its embedding is close to the context's; a
-  word the context says in other words counts as there ("started" for "began", by WordLlama's
-  word vectors);
+* its content is covered: each of its phrases of two content words or more has some of them in
+  the context (an added cause such as "because the servers are overloaded" has none), and most
+  of its words are there, or (a paraphrase) enough of them are and its embedding is close to the
+  context's; a word the context says in other words counts as there ("started" for "began", by
+  WordLlama's word vectors);
 * told to say Yes to what is plausible or broadly consistent, it reads like such a judge: an
   added fact on the context's topic passes; a changed number, name or negation still does not.
 
@@ -48,8 +48,10 @@ MIN_COVERAGE = 0.75
 # A paraphrase: at least PARAPHRASE_COVERAGE of its words, and embeddings at least this close
 # (midway between the tune half's edits and paraphrases that reach this test: 0.46 and 0.63).
 PARAPHRASE_COVERAGE, MIN_SIMILARITY = 0.35, 0.55
-# Every claim phrase must have this share of its words in the span; else it adds a fact.
-MIN_PHRASE_COVERAGE = 0.3
+# Every claim phrase of MIN_PHRASE_WORDS content words or more must have this share of its words
+# in the span; else it adds a fact. One word alone is a piece the split left ("Rather than ...",
+# "on or off"), no fact.
+MIN_PHRASE_COVERAGE, MIN_PHRASE_WORDS = 0.3, 2
 
 # textutils' negations, and "nothing" and "!="; "without" and "with no" negate a noun (_NEGATED_NOUN).
 _NEGATION = re.compile(r"\b(" + "|".join(sorted(NEGATIONS - {"without", "n't"} | {"nothing"})) + r")\b|n't\b|!=", re.I)
@@ -263,7 +265,7 @@ def supports(span: str, claim: str, lenient: bool = False) -> bool:
         return sum(same_family(w, stated) for w in words) / max(len(words), 1)
     if lenient:
         return covered(said) >= PARAPHRASE_COVERAGE  # on the context's topic, whatever it adds
-    if any(covered(words) < MIN_PHRASE_COVERAGE for part in _phrases(claim, whole=True) if (words := _content(part))):
+    if any(covered(words) < MIN_PHRASE_COVERAGE for part in _phrases(claim, whole=True) if len(words := _content(part)) >= MIN_PHRASE_WORDS):
         return False  # a phrase the span does not state: an added cause, condition or fact
     coverage = covered(said)  # the embeddings only when needed: they are the slow part
     return coverage >= MIN_COVERAGE or (coverage >= PARAPHRASE_COVERAGE

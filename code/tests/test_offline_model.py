@@ -314,6 +314,24 @@ def test_verifier_binds_numbers_and_negations_to_their_subject_and_normalises_fo
     assert supports(span, claim) is verdict
 
 
+OUTLINE = "Typing C-c C-o toggles the outline minor mode."
+
+
+@pytest.mark.parametrize("span, claim, verdict", [
+    (OUTLINE, "Typing C-c C-o switches the outline minor mode on or off.", True),
+    ("xcolor does not load the fp package; it brings its own commands for better division.",
+     "Rather than loading the fp package, xcolor brings its own commands for better division.", True),
+    (OUTLINE, "Typing C-c C-o toggles the outline minor mode and saves the buffer.", False),  # an added fact
+    (OUTLINE, "Typing C-c C-o toggles the outline minor mode or deletes the file.", False),
+])
+def test_a_word_left_alone_by_the_phrase_split_adds_no_fact(span, claim, verdict):
+    """Two outside testers' faithful paraphrases ("... switches outline minor mode on or off",
+    "Rather than loading a package such as fp ...") were rejected: split at "or" and before
+    "than", they left the one-word phrases "off." and "Rather", which the span does not hold.
+    Expected: such a word is no fact of its own; a phrase of two words or more still is."""
+    assert supports(span, claim) is verdict, f"expected {verdict} for {claim!r} against {span!r}"
+
+
 FASTER = "We recommend Linux because the tool runs faster than Windows."
 SENSITIVE = "Matching of keys is now case-sensitive."
 
