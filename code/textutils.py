@@ -250,14 +250,14 @@ _NUMBER_WORDS = {w: n for n, w in enumerate("zero one two three four five six se
 _NUMBER_WORDS.update({w: 10 * n for n, w in enumerate("twenty thirty forty fifty sixty seventy eighty ninety".split(), 2)})
 _NUMBER_WORDS.update(half=0.5, twice=2, double=2, dozen=12, hundred=100, thousand=1000)
 _SCALE = {"k": 1e3, "thousand": 1e3, "m": 1e6, "mn": 1e6, "million": 1e6, "bn": 1e9, "billion": 1e9}
-_NUMERAL = re.compile(r"(?<![\w.])(\d+(?:\.\d+){2,}|\d+(?:,\d{3})+(?!\d)|\d*\.?\d+)(?:\s?(k|mn?|bn|thousand|million|billion)\b)?"
+_NUMERAL = re.compile(r"(?<![\w.])(?<![A-Za-z]-)(\d+(?:\.\d+){2,}|\d+(?:,\d{3})+(?!\d)|\d*\.?\d+)(?:\s?(k|mn?|bn|thousand|million|billion)\b)?"
                       r"|\b(" + "|".join(_NUMBER_WORDS) + r")(?:-(" + "|".join(list(_NUMBER_WORDS)[1:10]) + r"))?\b", re.I)
 
 
 def numbers(text: str) -> list[str]:
     """The numbers of a text, written one way: "4.2M", "4.2 million" and "4,200,000" are all
     "4.2e+06"; "ten" and "10%" are "10", "fifty-three" is "53", "half" is "0.5"; a version
-    ("3.2.2") stays as written."""
+    ("3.2.2") stays as written; digits a hyphen joins to letters name something ("UTF-8")."""
     found = []
     for digits, scale, word, unit in _NUMERAL.findall(text):
         if digits.count(".") > 1:
