@@ -265,7 +265,8 @@ def supports(span: str, claim: str, lenient: bool = False) -> bool:
         return sum(same_family(w, stated) for w in words) / max(len(words), 1)
     if lenient:
         return covered(said) >= PARAPHRASE_COVERAGE  # on the context's topic, whatever it adds
-    if any(covered(words) < MIN_PHRASE_COVERAGE for part in _phrases(claim, whole=True) if len(words := _content(part)) >= MIN_PHRASE_WORDS):
+    if any(covered(words) < MIN_PHRASE_COVERAGE for part in _phrases(claim, whole=True)
+           if len(words := _content(part)) >= MIN_PHRASE_WORDS):
         return False  # a phrase the span does not state: an added cause, condition or fact
     coverage = covered(said)  # the embeddings only when needed: they are the slow part
     return coverage >= MIN_COVERAGE or (coverage >= PARAPHRASE_COVERAGE

@@ -92,7 +92,7 @@ def words_found(question: str, retrieved: list[Chunk]) -> tuple[int, int]:
     return max((sum(same_family(k, set(terms(c.text))) for k in keys) for c in retrieved), default=0), len(keys)
 
 
-def gate(retrieved: list[Chunk], documents: list[Document], cfg: Config, question: str = "") -> dict:
+def gate(retrieved: list[Chunk], documents: list[Document], cfg: Config, question: str) -> dict:
     """Step 5: is the best retrieved chunk similar enough to the question to be worth asking, or
     does one hold the question's own words? The threshold is RAG_MIN_RELEVANCE, else the
     embedding model's calibrated one, else the one derived from off-topic probes when the
