@@ -111,7 +111,8 @@ def _bound_number(clause: str, question: str, strict: bool) -> bool:
 def _states(kind: str, clause: str, question: str, strict: bool) -> bool:
     """Does the clause state a fact of this kind that the question does not give, by a key term?"""
     keys = set(terms(question))
-    if kind in _BY_KEY_TERM and not any(same_family(t, set(terms(clause))) for t in keys):
+    clause_terms = set(terms(clause))
+    if kind in _BY_KEY_TERM and not any(same_family(t, clause_terms) for t in keys):
         return False
     asked, found = keys | set(question.lower().split()), re.findall(r"[\w.$%/@^+-]*\w%?", clause)
     new = [w for w in found if w.lower() not in asked and not set(terms(w)) <= asked]

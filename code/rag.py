@@ -89,7 +89,8 @@ MIN_WORDS_SHARE, MIN_WORDS = 2 / 3, 2
 def words_found(question: str, retrieved: list[Chunk]) -> tuple[int, int]:
     """(most of the question's key terms one retrieved chunk holds, how many it has)."""
     keys = set(terms(question))
-    return max((sum(same_family(k, set(terms(c.text))) for k in keys) for c in retrieved), default=0), len(keys)
+    held = (set(terms(c.text)) for c in retrieved)
+    return max((sum(same_family(k, words) for k in keys) for words in held), default=0), len(keys)
 
 
 def gate(retrieved: list[Chunk], documents: list[Document], cfg: Config, question: str) -> dict:
