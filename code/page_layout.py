@@ -1,7 +1,8 @@
 """Step 1, page layout: what a PDF page's lines are, beyond their words.  [provided]
 
 `pdf_loader` reads each page with `page_text`, which marks an exponent set after a number ("2^31",
-which pypdf gives as "231"), and calls these on the text: `strip_running_lines` drops running headers,
+which pypdf gives as "231") and moves the page's footnotes out of a sentence the page break cuts
+(`footnotes_aside`), and calls these on the text: `strip_running_lines` drops running headers,
 footers and page numbers; `mark_headings` ends heading and list-item lines with a full stop so
 chunking cannot glue them to the next sentence; `is_glued` notices a text layer that lost the
 spaces between its words (`glued_share`; the loader then warns: answers from such text are poor).
@@ -18,7 +19,7 @@ from pathlib import Path
 
 from cli import run_cli
 from config import REPO_ROOT, RAGError
-from textutils import is_title_case
+from textutils import is_title_case, sentence_spans
 
 
 # An exponent is set as a smaller, raised run right after a number: "2" then "31". pypdf gives its
@@ -37,7 +38,8 @@ OFF_PAGE = 72
 
 def page_text(page) -> str:
     """The text of a pypdf page as pypdf extracts it, with each exponent after a number marked
-    ("2^31", "10^9"). A footnote mark set after a number of one or two digits reads as one too.
+    ("2^31", "10^9") and the footnotes aside. A footnote mark set after a number of one or two
+    digits reads as an exponent too.
     A line drawn off the page (OFF_PAGE) is left out: no reader of the page sees it (unless most
     of the page is "off", or the page draws forms: then its positions may be misread)."""
     runs: list[tuple[str, float, float]] = []  # (text, font size, baseline) of each run drawn
@@ -63,7 +65,41 @@ def page_text(page) -> str:
         if _EXPONENT.fullmatch(raised) and _BASE.search(before) and small <= EXPONENT_SIZE * size and top > base:
             tail, power = before[-12:], raised.strip()
             text = re.sub(re.escape(tail) + r"\s?" + re.escape(power), lambda _: f"{tail}^{power}", text, count=1)
-    return text
+    return footnotes_aside(text, runs)
+
+
+# A footnote is set at most this share of the body's type size, after a raised mark ("2", "*").
+FOOTNOTE_SIZE = 0.9
+_MARK = re.compile(r"\s*(?:\d{1,2}|[*\u2020\u2021\u00a7])\s*")
+_ENDED = re.compile(r"[.!?:][\"')\]]*$")
+
+
+def footnotes_aside(text: str, runs: list[tuple[str, float, float]]) -> str:
+    """The text with the footnotes at the page's foot (after the body's last run, in smaller
+    type, opening with a raised mark) moved before the body's last sentence when the page break
+    cuts that sentence: chunking joins lines with spaces, and the cut sentence would run on into
+    the note ("... is fitted via 2Alternatively, ...") instead of into the next page."""
+    sizes: dict[float, int] = {}
+    for run, size, _ in runs:
+        sizes[round(size, 1)] = sizes.get(round(size, 1), 0) + len(run.strip())
+    body = max(sizes, key=sizes.get, default=0.0)
+    foot = len(runs)
+    while foot and (runs[foot - 1][1] <= FOOTNOTE_SIZE * body or runs[foot - 1][0].strip().isdigit()):
+        foot -= 1  # a page number may follow the notes
+    for (mark, _, raised), (note, _, base) in zip(runs[foot:], runs[foot + 1:]):
+        found = list(re.finditer(re.escape(mark.strip()) + r"[ \t]?" + re.escape(note.strip()[:20]), text))
+        if _MARK.fullmatch(mark) and raised > base and note.strip() and found:
+            first = found[-1].start()
+            break
+    else:
+        return text
+    page, notes = text[:first].rstrip(), text[first:].rstrip()
+    number = re.search(r"(?:\n[ \t]*\d+[ \t]*)+$", notes)  # a page number stays last
+    tail = number.group(0) if number else ""
+    if not page or _ENDED.search(page):
+        return text
+    cut = sentence_spans(page)[-1][0]
+    return f"{page[:cut]}{notes[:len(notes) - len(tail)]}\n{page[cut:]}{tail}"
 
 
 def _page_box(page) -> tuple[float, ...] | None:

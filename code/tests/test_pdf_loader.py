@@ -5,6 +5,7 @@ import gzip
 import pytest
 
 from pdf_loader import SAMPLE_DOC, PDFLoadError, clean_text, load_pdf, load_pdf_pages
+from textutils import split_sentences
 from pdf_writer import (write_blank_pdf, write_encrypted_pdf, write_font_codes_pdf, write_form_pdf, write_image_only_pdf,
                         write_pdf, write_truncated_pdf)
 
@@ -149,7 +150,6 @@ def test_a_numbered_section_heading_is_a_heading_whatever_ends_the_line_before()
 
 
 def test_list_items_and_numbered_headings_become_their_own_sentences(tmp_path):
-    from textutils import split_sentences
 
     page = ("1. Introduction\n\nOn your turn you may:\n- Sail: move up to four spaces\n"
             "- Buy: take one cube\n\nThen play passes to the left.")
@@ -218,6 +218,28 @@ def test_an_exponent_set_small_and_raised_after_a_number_is_marked(tmp_path):
     [text] = load_pdf_pages(write_blank_pdf(tmp_path / "powers.pdf", 1, stream))
     assert "have 2^31 or more" in text and "2 x 10^9 is" in text, f"expected the exponents marked with ^; got {text!r}"
     assert "60059^" not in text, f"expected a footnote mark after a long number left alone; got {text!r}"
+
+
+def test_a_sentence_the_page_break_cuts_does_not_run_on_into_a_footnote(tmp_path):
+    """An outside tester's answer quoted "... a hurdle model is fitted via 2Alternatively,
+    over-dispersion can be confirmed ...": chunking joins lines with spaces, so the page's last
+    body sentence, cut by the page break, ran on into the footnote below it. Expected: each
+    footnote (smaller type after a raised mark) a sentence of its own, and the cut sentence last,
+    to run on into the next page."""
+    def run(size, x, y, text):
+        return f"BT /F1 {size} Tf {x} {y} Td ({text}) Tj ET ".encode()
+    stream = (run(11, 72, 728, "Counts are modelled first.")
+              + run(11, 72, 714, "The exploratory analysis conveyed the impression that the data")
+              + run(11, 72, 700, "have more zero counts than a Poisson model explains, and so")
+              + run(11, 72, 686, "a negative binomial hurdle model is fitted via")
+              + run(6, 72, 104, "2") + run(9, 76, 100, "Alternatively, over-dispersion can be confirmed by a test")
+              + run(9, 72, 90, "of the likelihoods.") + run(6, 72, 80, "3") + run(9, 76, 76, "See the appendix for the data."))
+    [text] = load_pdf_pages(write_blank_pdf(tmp_path / "notes.pdf", 1, stream))
+    sentences = split_sentences(" ".join(text.split()))  # as a chunk of whitespace tokens reads it
+    assert "2Alternatively, over-dispersion can be confirmed by a test of the likelihoods." in sentences \
+        and "3See the appendix for the data." in sentences, f"expected each footnote a sentence of its own; got {sentences}"
+    assert sentences[-1].startswith("The exploratory") and sentences[-1].endswith("is fitted via"), \
+        f"expected the sentence the page break cuts last; got {sentences}"
 
 
 def test_a_long_line_of_a_script_written_without_spaces_is_kept_whole():
