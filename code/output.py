@@ -97,8 +97,9 @@ def print_text(result, cfg: Config, show_context: bool = False) -> None:
     for claim, ok in zip(report["claims"], report["verdicts"]):
         say(f"  {'supported  ' if ok else 'UNSUPPORTED'}  {claim}")
     if show_context:
-        say("\nRetrieved context:")
-        for c in data["retrieved"]:
-            say(f"  [{c['id']}] {page_name(c)} score {c['score']:.3f}: {c['text']}")
+        say("\nRetrieved context, best first (hybrid search fuses two rankings: the cosine need not fall):")
+        for rank, c in enumerate(data["retrieved"], start=1):
+            bm25 = (c.get("ranks") or {}).get("bm25") or "-"
+            say(f"  [{c['id']}] {page_name(c)} rank {rank}, cosine {c['score']:.3f}, BM25 {bm25}: {c['text']}")
     total = data["timings"].get("total", sum(data["timings"].values()))
     say(f"\nModels: chat {data['model']} | embeddings {data['embedding_model']} | {total:.2f} s")

@@ -98,6 +98,19 @@ def test_json_shows_the_gate_decision(capsys):
     assert code == 0 and gate["passed"] is True and gate["best_score"] >= gate["threshold"]
 
 
+def test_shown_context_says_each_chunks_rank_beside_its_scores(capsys):
+    """An outside tester read --show-context's chunks as "out of score order" (0.458, 0.376,
+    0.387, ...): they are in the fused rank order, and only the cosine was shown. Expected: each
+    line says its rank, 1 to k in order, its cosine score and its BM25 rank."""
+    code, out, _ = cli(["--show-context", "What was Q3 revenue?"], capsys)
+    lines = out.split("Retrieved context")[1].strip().splitlines()[1:6]
+    ranks = [re.search(r"\brank (\d+)", line) for line in lines]
+    assert code == 0 and all(ranks) and [int(m.group(1)) for m in ranks] == [1, 2, 3, 4, 5], \
+        f"expected ranks 1 to 5 in order on the context lines; got {[line[:50] for line in lines]}"
+    assert all(re.search(r"cosine \d\.\d{3}", line) and re.search(r"BM25 (\d+|-)", line) for line in lines), \
+        f"expected each line's cosine score and BM25 rank; got {[line[:50] for line in lines]}"
+
+
 def test_a_question_asked_of_no_pdf_says_it_searched_the_built_in_sample(capsys):
     """An outside tester asked "Is Grace free?" with no PDF and read only "nothing in the
     documents is relevant": that the built-in sample was searched stood on stderr alone."""
