@@ -71,7 +71,8 @@ def page_text(page) -> str:
 # A footnote is set at most this share of the body's type size, after a raised mark ("2", "*").
 FOOTNOTE_SIZE = 0.9
 _MARK = re.compile(r"\s*(?:\d{1,2}|[*\u2020\u2021\u00a7])\s*")
-_ENDED = re.compile(r"[.!?:][\"')\]]*$")
+# A sentence ends here; one ending with ":" goes on over the page (into code or a list).
+_ENDED = re.compile(r"[.!?][\"')\]]*$")
 
 
 def footnotes_aside(text: str, runs: list[tuple[str, float, float]]) -> str:
@@ -87,10 +88,11 @@ def footnotes_aside(text: str, runs: list[tuple[str, float, float]]) -> str:
     while foot and (runs[foot - 1][1] <= FOOTNOTE_SIZE * body or runs[foot - 1][0].strip().isdigit()):
         foot -= 1  # a page number may follow the notes
     for (mark, _, raised), (note, _, base) in zip(runs[foot:], runs[foot + 1:]):
-        found = list(re.finditer(re.escape(mark.strip()) + r"[ \t]?" + re.escape(note.strip()[:20]), text))
-        if _MARK.fullmatch(mark) and raised > base and note.strip() and found:
-            first = found[-1].start()
-            break
+        if _MARK.fullmatch(mark) and raised > base and note.strip():
+            found = list(re.finditer(re.escape(mark.strip()) + r"[ \t]?" + re.escape(note.strip()[:20]), text))
+            if found:
+                first = found[-1].start()
+                break
     else:
         return text
     page, notes = text[:first].rstrip(), text[first:].rstrip()
