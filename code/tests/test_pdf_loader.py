@@ -5,9 +5,9 @@ import gzip
 import pytest
 
 from pdf_loader import SAMPLE_DOC, PDFLoadError, clean_text, load_pdf, load_pdf_pages
-from textutils import split_sentences
 from pdf_writer import (write_blank_pdf, write_encrypted_pdf, write_font_codes_pdf, write_form_pdf, write_image_only_pdf,
                         write_pdf, write_truncated_pdf)
+from textutils import split_sentences
 
 PAGES = ["Q3 revenue was 4.2M, up 8% YoY.\n\nOperating margin was 21%.", "A Berlin office opened in July."]
 
@@ -150,7 +150,6 @@ def test_a_numbered_section_heading_is_a_heading_whatever_ends_the_line_before()
 
 
 def test_list_items_and_numbered_headings_become_their_own_sentences(tmp_path):
-
     page = ("1. Introduction\n\nOn your turn you may:\n- Sail: move up to four spaces\n"
             "- Buy: take one cube\n\nThen play passes to the left.")
     text = " ".join(load_pdf_pages(write_pdf(tmp_path / "rules.pdf", [page]))[0].split())
