@@ -10,8 +10,10 @@ offline_claims.py) and answers "Yes" when one context sentence, or two neighbour
   of one joined by "and") that shares the most words with the claim phrase that holds it, so
   "Revenue was 21%." is not supported by "Q3 revenue 4.2M, margin 21%.";
 * no claim phrase differs in negation from the context phrase that matches it best ("cannot"
-  and "is unable to" agree, so do "does no pivoting" and "without pivoting", and "without a
-  LISTEN directive" and "do not specify a LISTEN directive"), or holds a direction word where
+  and "is unable to" agree, so do "does no pivoting" and "without pivoting", "without a
+  LISTEN directive" and "do not specify a LISTEN directive", and a negation and a word negative
+  by its meaning: "will not join" and "refuses to join", "is no longer supported" and "has
+  been removed", "does not need a lot of" and "needs little"), or holds a direction word where
   that phrase has the opposite (faster/slower, rose/fell, before/after, "more accurate"/"less
   accurate"), or a word its prefix negates ("disabled" for "enabled", "unchecked" for
   "checks"); nor does the claim run a range the other way ("from the shortest to the longest");
@@ -26,7 +28,8 @@ offline_claims.py) and answers "Yes" when one context sentence, or two neighbour
 What it CANNOT do: see which of two names in a table row or a list a claim swaps, or the order
 in "A takes precedence over B"; read a number written as a fraction in words ("three eighths");
 accept a paraphrase that shares few words with the context ("cut by half" for "reduce by a
-factor of two"); catch an added fact worded with the context's own words, or one word changed
+factor of two"); see that a claim without a negation contradicts a word negative by its meaning
+("is still supported" against "has been removed"); catch an added fact worded with the context's own words, or one word changed
 in a claim of many ("The old build produced fast output." for "... gave incorrect output.").
 
 Run alone:  python code/offline_chat.py    (the stand-in answering and verifying)
@@ -57,7 +60,7 @@ MIN_PHRASE_COVERAGE, MIN_PHRASE_WORDS = 0.3, 2
 _NEGATION = re.compile(r"\b(" + "|".join(sorted(NEGATIONS - {"without", "n't"} | {"nothing"})) + r")\b|n't\b|!=", re.I)
 # A negated noun ("no pivoting" = "without pivoting") is read apart from a negated verb: it negates
 # its own words only, so a claim that leaves "without restriction" out does not lose a negation.
-_NEGATED_NOUN = re.compile(r"\b(?:with no|without|no)\s+([\w-]+(?:\s+[\w-]+)?)", re.I)
+_NEGATED_NOUN = re.compile(r"\b(?:with no|without|no)\s+(?!longer\b)([\w-]+(?:\s+[\w-]+)?)", re.I)
 # The two sides of a direction: a claim with one side's word against a phrase with only the other's.
 _SIDES = [("faster quicker larger bigger greater higher more increase improve up rise rose grew grow gain",
            "slower smaller lower less fewer decrease reduce worse down fall fell drop decline shrink shrank"),
@@ -162,6 +165,8 @@ def _contradicts(claim: str, span: str) -> bool:
         if verb != verb_said:  # "without a LISTEN directive" = "do not specify a LISTEN directive"
             verbal, nominal = (part, match) if verb else (match, part)
             negated, scope = negations(nominal)[1], _negated_verb_scope(verbal)
+            if scope & _negated_verb_scope(nominal, _NEGATIVE_MEANING, unless_in=verbal):
+                return False  # "refuses to merge two sequences" = "will not simplify two sequences"
             # a negation of nothing the other phrase says ("cannot be a datatype if two ..." against
             # "when two constants have the same value") is no difference
             return not (negated and negated <= scope) and bool(scope & _words(nominal))
@@ -220,16 +225,23 @@ def _opposite_words(said: set[str], stated: set[str]) -> bool:
     return any(opposed(p, q) for a in said for b in stated for p, root in forms(a) for q, other in forms(b) if root == other)
 
 
-# A negated verb (textutils' negations less the nouns') and the (at most five) words it reaches,
-# up to a word that opens another clause.
-_NEGATED_VERB = re.compile(r"(?:\b(?:" + "|".join(sorted(NEGATIONS - {"no", "none", "nobody", "without", "n't"})) + r")\b|n't\b)"
-                           r"((?:\s+(?!(?:if|when|unless|because|while|whereas|that|which|where)\b)[\w.-]+){1,5})", re.I)
+# A negated verb (textutils' negations less the nouns', and "no longer") and the (at most five)
+# words it reaches, up to a word that opens another clause.
+_REACH = r"((?:\s+(?!(?:if|when|unless|because|while|whereas|that|which|where)\b)[\w.-]+){1,5})"
+_NEGATED_VERB = re.compile(r"(?:\b(?:" + "|".join(sorted(NEGATIONS - {"no", "none", "nobody", "without", "n't"}))
+                           + r"|no longer)\b|n't\b)" + _REACH, re.I)
+# A word negative by its meaning, and what it reaches: "refuses to merge" says "will not merge",
+# "little CPU time" "not a lot of CPU time", "support has been removed" "is no longer supported".
+_NEGATIVE_MEANING = re.compile(r"(?:\b(?:refus|fail|lack|remov|stop|ceas|prevent|omit|reject|forbid|prohibit|exclud)\w*"
+                               r"|(?<!\ba )\b(?:little|few|hardly|rarely|seldom|barely)\b)" + _REACH, re.I)
 
 
-def _negated_verb_scope(text: str) -> set[str]:
+def _negated_verb_scope(text: str, negation: re.Pattern = _NEGATED_VERB, unless_in: str = "") -> set[str]:
     """The words a negated verb reaches ("do not specify a LISTEN directive"; "cannot be a
-    datatype if ..." reaches "be a datatype")."""
-    return {w for m in _NEGATED_VERB.finditer(text) for w in _words(m.group(1))}
+    datatype if ..." reaches "be a datatype"), or with `_NEGATIVE_MEANING`, a negative word that
+    `unless_in` does not also say ("does not remove the files" negates "removes the files")."""
+    return {w for m in negation.finditer(text) if not _words(m.group(0).split()[0]) & _words(unless_in)
+            for w in _words(m.group(1))}
 
 
 _SIDE_OF = {word: (group, side) for group, pair in enumerate(_SIDES) for side, words in enumerate(pair)

@@ -425,6 +425,10 @@ LISTEN = "If you do not specify a LISTEN directive in upsd.conf, upsd only liste
 FASTMODE = "If fastmode is set to 1, then CSDP may be somewhat faster, but also somewhat less accurate."
 ENUMS = "The representation type cannot be a datatype if two or more enum constants share the same value."
 ENABLED = "By default, the converter has colour correction enabled, and checks every profile it loads."
+JOIN = "By default, the assembler will not join two contigs if they differ by more than 20%."
+SCHEDULER = "The scheduler does not need a lot of memory, so it can share a machine with a worker."
+REMOVED = "Support for the legacy driver has been removed in the current release, but it remains available in version 5."
+CLEANS = "The tool removes temporary files after the build."
 
 
 @pytest.mark.parametrize("span, claim, verdict", [
@@ -452,6 +456,15 @@ ENABLED = "By default, the converter has colour correction enabled, and checks e
     (ENABLED, "By default, the converter has colour correction disabled.", False),
     (ENABLED, "By default, the converter has colour correction enabled.", True),
     (ENABLED, "By default, the converter has colour correction enabled, and every profile it loads is unchecked.", False),
+    # a word negative by its meaning says what a negation says ("refuses to join" = "will not join",
+    # "little memory" = "not a lot of memory"), unless the negation is of that very word
+    (JOIN, "By default, the assembler refuses to join two contigs that differ by more than 20%.", True),
+    (JOIN, "By default, the assembler joins two contigs that differ by more than 20%.", False),
+    (SCHEDULER, "The scheduler needs little memory, so it can share a machine with a worker.", True),
+    (SCHEDULER, "The scheduler needs a lot of memory, so it cannot share a machine with a worker.", False),
+    (REMOVED, "The legacy driver is no longer supported in the current release.", True),
+    (REMOVED, "Support for the legacy driver has been added in the current release but is not available in version 5.", False),
+    (CLEANS, "The tool does not remove temporary files after the build.", False),
 ])
 def test_negations_comparatives_and_counts_are_read_by_what_they_apply_to(span, claim, verdict):
     """Outside testers' paraphrases and minimal edits that the verifier had judged wrongly."""
