@@ -165,11 +165,10 @@ def _contradicts(claim: str, span: str) -> bool:
         if verb != verb_said:  # "without a LISTEN directive" = "do not specify a LISTEN directive"
             verbal, nominal = (part, match) if verb else (match, part)
             negated, scope = negations(nominal)[1], _negated_verb_scope(verbal)
-            if scope & _negated_verb_scope(nominal, _NEGATIVE_MEANING, unless_in=verbal):
-                return False  # "refuses to merge two sequences" = "will not simplify two sequences"
-            # a negation of nothing the other phrase says ("cannot be a datatype if two ..." against
-            # "when two constants have the same value") is no difference
-            return not (negated and negated <= scope) and bool(scope & _words(nominal))
+            # a negation of nothing the other phrase says ("cannot be a datatype if two ..."), or of
+            # what a word negative by its meaning says there ("refuses to join"), is no difference
+            meant = _negated_verb_scope(nominal, _NEGATIVE_MEANING, unless_in=verbal)
+            return not (negated and negated <= scope or scope & meant) and bool(scope & _words(nominal))
         # a word negated on one side only, and not also said plainly on it ("Changed the tags (no
         # other changes)" says "changed" too)
         return bool(nouns & (_words(match) - nouns_said) - plain or nouns_said & (_words(part) - nouns) - plain_said)
