@@ -164,13 +164,12 @@ def _contradicts(claim: str, span: str) -> bool:
         (verb, nouns, plain), (verb_said, nouns_said, plain_said) = negations(part), negations(match)
         if verb != verb_said:  # "without a LISTEN directive" = "do not specify a LISTEN directive"
             verbal, nominal = (part, match) if verb else (match, part)
-            negated, scope = negations(nominal)[1], _negated_verb_scope(verbal)
             # a negation of nothing the other phrase says ("cannot be a datatype if two ..."), or of
             # what a word negative by its meaning says there ("refuses to join"), is no difference
+            negated, scope = negations(nominal)[1], _negated_verb_scope(verbal)
             meant = _negated_verb_scope(nominal, _NEGATIVE_MEANING, unless_in=verbal)
             return not (negated and negated <= scope or scope & meant) and bool(scope & _words(nominal))
-        # a word negated on one side only, and not also said plainly on it ("Changed the tags (no
-        # other changes)" says "changed" too)
+        # a word negated on one side only, and not said plainly on it ("Changed the tags (no other changes)")
         return bool(nouns & (_words(match) - nouns_said) - plain or nouns_said & (_words(part) - nouns) - plain_said)
     parts, claim_parts = _phrases(span, whole=True), _phrases(claim, whole=True)
     if _reversed_range(claim, span) or _other_reference(claim_parts, parts):
