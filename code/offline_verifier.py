@@ -6,9 +6,12 @@ offline_claims.py) and answers "Yes" when one context sentence, or two neighbour
 * its numbers are stated, compared by value ("4.2M" = "4.2 million" = "4,200,000", "ten
   percent" = "10 %", "nine" = "9"), and its names (capitalised words, codes such as "x86_64",
   acronyms the context spells out, "GPL" for "General Public License");
-* each number is bound to its subject: it is stated in the context phrase (a clause, or a part
-  of one joined by "and") that shares the most words with the claim phrase that holds it, so
-  "Revenue was 21%." is not supported by "Q3 revenue 4.2M, margin 21%.";
+* each number and name is bound to its subject (offline_phrases.py): a number is stated in the
+  context phrase (a clause, or a part of one joined by "and") that shares the most words with
+  the claim phrase that holds it, so "Revenue was 21%." is not supported by "Q3 revenue 4.2M,
+  margin 21%."; a name in that phrase or in a clause it depends on or that depends on it, so
+  "Ben Ortiz wrote the first parser." is not supported by "Ana Lima wrote the first parser. Ben
+  Ortiz joined in 2019.";
 * no claim phrase differs in negation from the context phrase that matches it best ("cannot"
   and "is unable to" agree, so do "does no pivoting" and "without pivoting", "without a
   LISTEN directive" and "do not specify a LISTEN directive", and a negation and a word negative
@@ -28,9 +31,12 @@ offline_claims.py) and answers "Yes" when one context sentence, or two neighbour
 What it CANNOT do: see which of two names in a table row or a list a claim swaps, or the order
 in "A takes precedence over B"; read a number written as a fraction in words ("three eighths");
 accept a paraphrase that shares few words with the context ("cut by half" for "reduce by a
-factor of two"); see that a claim without a negation contradicts a word negative by its meaning
-("is still supported" against "has been removed"); catch an added fact worded with the context's own words, or one word changed
-in a claim of many ("The old build produced fast output." for "... gave incorrect output.").
+factor of two"), or one that gathers into one phrase names the context states in phrases of
+their own ("In Emacs, M-x outline-mode turns outlines on." for "Emacs reads headings as outline
+levels. Use M-x outline-mode to turn outlines on."); see that a claim without a negation
+contradicts a word negative by its meaning ("is still supported" against "has been removed");
+catch an added fact worded with the context's own words, or one word changed in a claim of many
+("The old build produced fast output." for "... gave incorrect output.").
 
 Run alone:  python code/offline_chat.py    (the stand-in answering and verifying)
 """
@@ -44,7 +50,8 @@ from offline_claims import read_claim
 from offline_embeddings import embed, reworded_in
 from offline_layout import parse_context, without_context
 from offline_model import Prompt
-from textutils import NEGATIONS, anchors, clauses, numbers, same_family, spelled_out, split_sentences, terms
+from offline_phrases import NEGATION, best_match, bound, content_of, phrases_of, words_of
+from textutils import NEGATIONS, anchors, numbers, same_family, spelled_out, split_sentences, terms
 
 # A claim whose words the span holds at least this share of is supported (if nothing contradicts).
 MIN_COVERAGE = 0.75
@@ -56,8 +63,6 @@ PARAPHRASE_COVERAGE, MIN_SIMILARITY = 0.35, 0.55
 # "on or off"), no fact.
 MIN_PHRASE_COVERAGE, MIN_PHRASE_WORDS = 0.3, 2
 
-# textutils' negations, and "nothing" and "!="; "without" and "with no" negate a noun (_NEGATED_NOUN).
-_NEGATION = re.compile(r"\b(" + "|".join(sorted(NEGATIONS - {"without", "n't"} | {"nothing"})) + r")\b|n't\b|!=", re.I)
 # A negated noun ("no pivoting" = "without pivoting") is read apart from a negated verb: it negates
 # its own words only, so a claim that leaves "without restriction" out does not lose a negation.
 _NEGATED_NOUN = re.compile(r"\b(?:with no|without|no)\s+(?!longer\b)([\w-]+(?:\s+[\w-]+)?)", re.I)
@@ -66,11 +71,6 @@ _SIDES = [("faster quicker larger bigger greater higher more increase improve up
            "slower smaller lower less fewer decrease reduce worse down fall fell drop decline shrink shrank"),
           ("before earlier until prior previously", "after later subsequently"),
           ("lefttoright", "righttoleft"), ("recommend", "avoid against")]
-_NUMBER_UNITS = {"percent", "thousand", "million", "billion"}
-# "and"/"or" between phrases, not inside a count ("two or more", "one or two", "5 or 6").
-_PHRASE = re.compile(r":\s+|\s+(?:and|or)\s+(?!\d|(?:more|fewer|less|two|three|four|five|six|seven|eight|nine|ten)\b)"
-                     r"|\s+(?=(?:because|due to|so that)\b)")
-_PREPOSITION = re.compile(r"(since|from|until|in|on|at|after|before|during|for|by|with)\b", re.I)
 
 
 # ------------------------------------------------------------------------ judging it
@@ -99,47 +99,6 @@ def spans(context: str) -> list[str]:
     return found
 
 
-def _words(text: str) -> set[str]:
-    """Content words, with "META-POST" read as "METAPOST", "left to right" as one word, and one
-    form for the stems textutils leaves apart ("copi"/"copy", "dat"/"date")."""
-    text = re.sub(r"\b(left|right)[\s-]+to[\s-]+(left|right)\b", r"\1to\2", text, flags=re.I)
-    return {re.sub(r"(?<=\w\w)(i|e)$", lambda m: "y" if m.group(1) == "i" else "", w)
-            for w in terms(re.sub(r"(?<=\w)-(?=\w)", "", text))}
-
-
-def _content(text: str) -> set[str]:
-    """The words a claim must have covered: not its numbers (bound on their own) nor its negations
-    (compared phrase by phrase: "cannot" is covered by "unable to")."""
-    return {w for w in _words(text) if not (w[0].isdigit() or numbers(w) or w in _NUMBER_UNITS or _NEGATION.fullmatch(w))}
-
-
-def _phrases(text: str, whole: bool = False) -> list[str]:
-    """Clauses, split again at ": " and at "and"/"or" between words; a phrase that opens with a
-    preposition ("Since March 2016, ...") belongs to the next one, and when `whole`, one opening
-    with "but" to the one before."""
-    parts = [p for sentence in split_sentences(text) for c in clauses(sentence) for p in _PHRASE.split(c) if p.strip()]
-    for n in range(len(parts) - 1, -1, -1):
-        if n + 1 < len(parts) and _PREPOSITION.match(parts[n]) and len(parts[n].split()) <= 4:
-            parts[n:n + 2] = [f"{parts[n]} {parts[n + 1]}"]
-        elif whole and n > 0 and parts[n].startswith("but "):
-            parts[n - 1:n + 1] = [f"{parts[n - 1]} {parts[n]}"]
-    return parts
-
-
-def _best_match(part: str, candidates: list[str]) -> str:
-    """The candidate sharing the most content words with `part` (names count double); on a tie,
-    the one stating its numbers."""
-    words, names = _content(part), anchors(part)
-    return max(candidates, key=lambda c: (sum(1 + (w in names) for w in words & _words(c)),
-                                          set(numbers(part)) <= set(numbers(c))))
-
-
-def _bound(claim: str, span: str) -> bool:
-    """Is each number of the claim stated in the span phrase that best matches its claim phrase?"""
-    phrases = _phrases(span)
-    return all(set(numbers(part)) <= set(numbers(_best_match(part, phrases))) for part in _phrases(claim) if numbers(part))
-
-
 # A range has a direction: "from the longest to the shortest" read backwards is its opposite.
 _RANGE = re.compile(r"\bfrom\s+(?:the\s+)?([\w-]+)\s+to\s+(?:the\s+)?([\w-]+)", re.I)
 
@@ -157,8 +116,8 @@ def _contradicts(claim: str, span: str) -> bool:
     # (is a verb negated, the negated nouns' words, the words outside the negated nouns)
     def negations(text: str) -> tuple[bool, set[str], set[str]]:
         plain = _NEGATED_NOUN.sub(" ", text)
-        nouns = {w for m in _NEGATED_NOUN.finditer(text) for w in _words(m.group(1))}
-        return bool(_NEGATION.search(plain)), nouns, _words(plain)
+        nouns = {w for m in _NEGATED_NOUN.finditer(text) for w in words_of(m.group(1))}
+        return bool(NEGATION.search(plain)), nouns, words_of(plain)
 
     def differ(part: str, match: str) -> bool:
         (verb, nouns, plain), (verb_said, nouns_said, plain_said) = negations(part), negations(match)
@@ -168,25 +127,25 @@ def _contradicts(claim: str, span: str) -> bool:
             # what a word negative by its meaning says there ("refuses to join"), is no difference
             negated, scope = negations(nominal)[1], _negated_verb_scope(verbal)
             meant = _negated_verb_scope(nominal, _NEGATIVE_MEANING, unless_in=verbal)
-            return not (negated and negated <= scope or scope & meant) and bool(scope & _words(nominal))
+            return not (negated and negated <= scope or scope & meant) and bool(scope & words_of(nominal))
         # a word negated on one side only, and not said plainly on it ("Changed the tags (no other changes)")
-        return bool(nouns & (_words(match) - nouns_said) - plain or nouns_said & (_words(part) - nouns) - plain_said)
-    parts, claim_parts = _phrases(span, whole=True), _phrases(claim, whole=True)
+        return bool(nouns & (words_of(match) - nouns_said) - plain or nouns_said & (words_of(part) - nouns) - plain_said)
+    parts, claim_parts = phrases_of(span, whole=True), phrases_of(claim, whole=True)
     if _reversed_range(claim, span) or _other_reference(claim_parts, parts):
         return True
     for part in claim_parts:
-        match = _best_match(part, parts)
-        said, stated = _words(part), _words(match)
+        match = best_match(part, parts)
+        said, stated = words_of(part), words_of(match)
         compared, compared_said = _comparatives(part), _comparatives(match)
-        if not _content(part) & stated or part.startswith("than "):
+        if not content_of(part) & stated or part.startswith("than "):
             continue
         # An opposite ("slower" for "faster", "more accurate" for "less accurate") is itself the
         # one word the phrases do not share; other differences need two shared words to be sure.
         if any((group, 1 - side, word) in compared_said and (group, side, word) not in compared_said
                for group, side, word in compared):
             return True
-        if len(_content(part) & stated) >= min(2, len(_content(part))) and (differ(part, match) or any(
-                said & _words(one) and stated & _words(other) and not stated & _words(one)
+        if len(content_of(part) & stated) >= min(2, len(content_of(part))) and (differ(part, match) or any(
+                said & words_of(one) and stated & words_of(other) and not stated & words_of(one)
                 for a, b in _SIDES for one, other in ((a, b), (b, a))) or _prefix_opposites(part, match)):
             return True
     return False
@@ -196,7 +155,7 @@ def _other_reference(claim_parts: list[str], parts: list[str]) -> bool:
     """Is the reference of a claim phrase's comparison none of the span phrases', as a number
     would be unbound ("faster than under Linux" where the span says "faster than Windows")?"""
     references = [p for p in parts if p.startswith("than ")]
-    return bool(references) and any(_content(part) and not any(_content(part) & _words(p) for p in references)
+    return bool(references) and any(content_of(part) and not any(content_of(part) & words_of(p) for p in references)
                                     for part in claim_parts if part.startswith("than "))
 
 
@@ -210,11 +169,11 @@ MIN_PREFIXED_ROOT = 3
 def _prefix_opposites(part: str, match: str) -> bool:
     """Does a word of one phrase negate a word of the other by its prefix ("disabled" and
     "enabled", "unchecked" and "checked"), also inside a compound ("case-insensitive")?"""
-    return any(_opposite_words(a - b, b - a) for a, b in ((_words(part), _words(match)),
+    return any(_oppositewords_of(a - b, b - a) for a, b in ((words_of(part), words_of(match)),
                                                           (set(terms(part)), set(terms(match)))))
 
 
-def _opposite_words(said: set[str], stated: set[str]) -> bool:
+def _oppositewords_of(said: set[str], stated: set[str]) -> bool:
     def forms(word: str) -> set[tuple[str, str]]:
         return {(p, word[len(p):]) for p in _NEGATING_PREFIXES
                 if word.startswith(p) and len(word) - len(p) >= MIN_PREFIXED_ROOT} | {("", word)}
@@ -238,8 +197,8 @@ def _negated_verb_scope(text: str, negation: re.Pattern = _NEGATED_VERB, unless_
     """The words a negated verb reaches ("do not specify a LISTEN directive"; "cannot be a
     datatype if ..." reaches "be a datatype"), or with `_NEGATIVE_MEANING`, a negative word that
     `unless_in` does not also say ("does not remove the files" negates "removes the files")."""
-    return {w for m in negation.finditer(text) if not _words(m.group(0).split()[0]) & _words(unless_in)
-            for w in _words(m.group(1))}
+    return {w for m in negation.finditer(text) if not words_of(m.group(0).split()[0]) & words_of(unless_in)
+            for w in words_of(m.group(1))}
 
 
 _SIDE_OF = {word: (group, side) for group, pair in enumerate(_SIDES) for side, words in enumerate(pair)
@@ -251,32 +210,32 @@ def _comparatives(text: str) -> set[tuple[int, int, str]]:
     (0, 0, "accurate"), a bare "faster" (0, 0, ""). "More accurate" and "less accurate" then
     differ even in a phrase that also says "faster"."""
     tokens = re.findall(r"[a-z]+", text.lower())
-    return {(*_SIDE_OF[t], min(_words(nxt), default="")) for t, nxt in zip(tokens, tokens[1:] + [""]) if t in _SIDE_OF}
+    return {(*_SIDE_OF[t], min(words_of(nxt), default="")) for t, nxt in zip(tokens, tokens[1:] + [""]) if t in _SIDE_OF}
 
 
 def supports(span: str, claim: str, lenient: bool = False) -> bool:
     """Does this span of context entail the claim (`lenient`: is the claim on its topic, with its
     numbers and names, and not contradicted)? (the offline verifier's rule)"""
     claim = spelled_out(strip_markers(claim), span)
-    said, stated = _content(claim), _words(span)
+    said, stated = content_of(claim), words_of(span)
     if not said:
         return True
     names = [w for w in anchors(claim) if not w[0].isdigit()]
     spelled = stated | set(terms(span))  # names as anchors() spells them: "X-Ray" is "x", "ray"
     if not set(numbers(claim)) <= set(numbers(span)) or not all(same_family(n, spelled) for n in names):
         return False  # a number or name the span does not state
-    if not _bound(claim, span) or _contradicts(claim, span):
+    if not bound(claim, span) or _contradicts(claim, span):
         return False
 
-    missing = sorted({w for w in re.findall(r"[a-z]{3,}", claim.lower()) if not all(same_family(s, stated) for s in _words(w))})
-    stated |= {s for w in reworded_in(missing, span) for s in _words(w)}  # "started" for "began"
+    missing = sorted({w for w in re.findall(r"[a-z]{3,}", claim.lower()) if not all(same_family(s, stated) for s in words_of(w))})
+    stated |= {s for w in reworded_in(missing, span) for s in words_of(w)}  # "started" for "began"
 
     def covered(words: set[str]) -> float:
         return sum(same_family(w, stated) for w in words) / max(len(words), 1)
     if lenient:
         return covered(said) >= PARAPHRASE_COVERAGE  # on the context's topic, whatever it adds
-    if any(covered(words) < MIN_PHRASE_COVERAGE for part in _phrases(claim, whole=True)
-           if len(words := _content(part)) >= MIN_PHRASE_WORDS):
+    if any(covered(words) < MIN_PHRASE_COVERAGE for part in phrases_of(claim, whole=True)
+           if len(words := content_of(part)) >= MIN_PHRASE_WORDS):
         return False  # a phrase the span does not state: an added cause, condition or fact
     coverage = covered(said)  # the embeddings only when needed: they are the slow part
     return coverage >= MIN_COVERAGE or (coverage >= PARAPHRASE_COVERAGE

@@ -429,6 +429,9 @@ JOIN = "By default, the assembler will not join two contigs if they differ by mo
 SCHEDULER = "The scheduler does not need a lot of memory, so it can share a machine with a worker."
 REMOVED = "Support for the legacy driver has been removed in the current release, but it remains available in version 5."
 CLEANS = "The tool removes temporary files after the build."
+AUTHORS = "Ana Lima wrote the first parser. Ben Ortiz joined the project in 2019 and rewrote the scheduler."
+HEURISTICS = "Maria Costa contributed the overlap heuristics, based on a paper by Jon Reyes and Kim Park."
+COMPILER = "If Clang is installed, the build uses it; otherwise it falls back to GCC."
 
 
 @pytest.mark.parametrize("span, claim, verdict", [
@@ -465,8 +468,16 @@ CLEANS = "The tool removes temporary files after the build."
     (REMOVED, "The legacy driver is no longer supported in the current release.", True),
     (REMOVED, "Support for the legacy driver has been added in the current release but is not available in version 5.", False),
     (CLEANS, "The tool does not remove temporary files after the build.", False),
+    # a name is bound to the phrase that says the rest of its claim phrase, or to a clause beside it
+    # that opens with "if", "because", "when" ...
+    (AUTHORS, "Ben Ortiz wrote the first parser.", False),
+    (AUTHORS, "The first parser was written by Ana Lima; Ben Ortiz, who joined in 2019, rewrote the scheduler.", True),
+    (HEURISTICS, "Jon Reyes contributed the overlap heuristics, based on a paper by Maria Costa and Kim Park.", False),
+    (HEURISTICS, "Based on a paper by Jon Reyes and Kim Park, Maria Costa contributed the overlap heuristics.", True),
+    (COMPILER, "When Clang is installed, the build uses Clang.", True),
+    (COMPILER, "If GCC is installed, the build uses it; otherwise it falls back to Clang.", False),
 ])
-def test_negations_comparatives_and_counts_are_read_by_what_they_apply_to(span, claim, verdict):
+def test_negations_comparatives_counts_and_names_are_read_by_what_they_apply_to(span, claim, verdict):
     """Outside testers' paraphrases and minimal edits that the verifier had judged wrongly."""
     assert supports(span, claim) is verdict, f"expected {verdict} for {claim!r} against {span!r}"
 
