@@ -70,7 +70,9 @@ def say(*parts, **kwargs) -> None:
     print(*(printable(str(p)) for p in parts), **kwargs)
 
 
-def print_text(result, cfg: Config, show_context: bool = False) -> None:
+def print_text(result, cfg: Config, show_context: bool = False, refusal_hint: str = "") -> None:
+    """The answer as a reader wants it; `refusal_hint`, said under a refusal the model made (not
+    the gate), is what the user can do next."""
     data = to_json(result, cfg)
     for document in data["documents"]:
         say(f"index {document['index']}: {document['source']} ({document['chunks']} chunks, "
@@ -81,6 +83,8 @@ def print_text(result, cfg: Config, show_context: bool = False) -> None:
     if not gate["passed"]:
         say(f"   (relevance gate: best score {score_beside(gate['best_score'], gate['threshold'])} < {gate['threshold']:g}; "
               f"the model was not called)")
+    elif data["refused"] and refusal_hint and not show_context:
+        say(f"   ({refusal_hint})")
     if data["citations"]:
         say("\nCitations:")
         for c in data["citations"]:

@@ -234,9 +234,11 @@ def _judge(path: Path, pages: list[str], damaged: list[int], reader) -> None:
 
 def glued_warning(path: Path) -> str:
     """The warning for a text layer that lost its spaces (documents.py repeats it on reuse)."""
-    return one_line(f"warning: {path}: much of its text is in 'words' over {GLUED_WORD} characters long: it has "
-                    f"lost the spaces between words and answers from it will be poor; give it a new text "
-                    f"layer, e.g. `ocrmypdf --force-ocr in.pdf out.pdf`")
+    # "As read": a PDF can place each letter without drawing spaces; another reader (pdftotext)
+    # may space it from the gaps, so the file itself need not be at fault.
+    return one_line(f"warning: {path}: much of its text, as read, is in 'words' over {GLUED_WORD} characters "
+                    f"long: it has lost the spaces between words and answers from it will be poor; give it a "
+                    f"new text layer, e.g. `ocrmypdf --force-ocr in.pdf out.pdf`")
 
 
 def _labels(reader) -> list[str]:

@@ -38,6 +38,10 @@ from store import get_client, store_errors, usable_store
 from textutils import same_family, terms
 
 DEFAULT_QUESTION = "What was Q3 revenue?"
+# Under a refusal the model made: the passages were relevant enough to read, so the answer may
+# be there in other words, or in a passage just outside the top k.
+REFUSAL_HINT = ("none of the passages it read answers this; `--show-context` shows them, and the question in "
+                "the document's own words, or a larger `--top-k`, may find others")
 
 
 @dataclass
@@ -252,7 +256,7 @@ def main(argv: list[str] | None = None) -> None:
     else:
         if not args.pdfs and question != DEFAULT_QUESTION:
             output.say(note)
-        output.print_text(result, cfg, args.show_context)
+        output.print_text(result, cfg, args.show_context, refusal_hint=REFUSAL_HINT)
 
 
 if __name__ == "__main__":

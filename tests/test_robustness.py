@@ -886,6 +886,17 @@ def test_a_refusal_reports_no_claims_instead_of_a_perfect_score(capsys):
         f"expected the refusal's faithfulness line to say there is nothing to check; got:\n{out}"
 
 
+def test_a_refusal_the_model_makes_says_what_to_try_next(capsys):
+    """An outside tester's question, answered in the document in other words, got only "I don't
+    know: ..." and no hint of what to do next. Expected: under a refusal the model made (the
+    gate passed), a line naming `--show-context` and a larger `--top-k`; none under an answer."""
+    _, refused, _ = cli(["Who is the CEO of Apple?"], capsys)
+    _, answered, _ = cli(["What was Q3 revenue?"], capsys)
+    assert "I don't know" in refused and "--show-context" in refused and "--top-k" in refused, \
+        f"expected the refusal to say what to try next; got:\n{refused}"
+    assert "--show-context" not in answered, f"expected no hint under an answer; got:\n{answered}"
+
+
 def test_evaluate_json_prints_the_summary_and_says_where_it_wrote(tmp_path, capsys):
     """`evaluate.py --json OUT` printed nothing at all, which a user read as a failed run; then
     only where it wrote, and an outside tester still wanted the numbers."""
