@@ -233,9 +233,7 @@ def _judge(path: Path, pages: list[str], damaged: list[int], reader) -> None:
 
 
 def glued_warning(path: Path) -> str:
-    """The warning for a text layer that lost its spaces (documents.py repeats it on reuse)."""
-    # "As read": a PDF can place each letter without drawing spaces; another reader (pdftotext)
-    # may space it from the gaps, so the file itself need not be at fault.
+    """The warning for text that lost its spaces as read (pdftotext may still space it; documents.py repeats it)."""
     return one_line(f"warning: {path}: much of its text, as read, is in 'words' over {GLUED_WORD} characters "
                     f"long: it has lost the spaces between words and answers from it will be poor; give it a "
                     f"new text layer, e.g. `ocrmypdf --force-ocr in.pdf out.pdf`")
