@@ -4,8 +4,9 @@ offline_verifier.py compares a claim with its context phrase by phrase. `phrases
 text into clauses and the parts "and"/"or" join; `best_match` finds the context phrase that
 says most of a claim phrase; `bound` asks whether each number of a claim phrase is stated in
 that phrase ("Revenue was 21%." is not supported by "Q3 revenue 4.2M, margin 21%."), and each
-name in it or in a clause of its sentence that depends on it or it on ("Ben Ortiz wrote the first
-parser." is not supported by "Ana Lima wrote the first parser. Ben Ortiz joined in 2019.").
+name in it, or in a clause of the same sentence joined to it by "if", "because", "when" ...
+("Ben Ortiz wrote the first parser." is not supported by "Ana Lima wrote the first parser. Ben
+Ortiz joined in 2019.").
 `words_of` and `content_of` are the words compared.
 
 What it CANNOT do: tell which of two names a claim swaps when the context's phrases around them
@@ -73,7 +74,8 @@ _SUBORDINATE = re.compile(r"(because|since|if|when|whenever|unless|while|althoug
 
 def bound(claim: str, span: str) -> bool:
     """Is each number of the claim stated in the span phrase that best matches its claim phrase,
-    and each name in that phrase or a clause of its sentence it depends on or that depends on it?"""
+    and each name in that phrase, or in a clause of its sentence that one of them opens with
+    "if", "because", "when" ... (_SUBORDINATE)?"""
     phrases, joined = phrases_of(span), []
     for sentence in split_sentences(span):
         units: list[list[str]] = []
