@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 
-from textutils import NEGATIONS, anchors, clauses, numbers, same_family, split_sentences, terms
+from textutils import NEGATIONS, anchors, clauses, numbers, same_family, spelled_out, split_sentences, terms
 
 # textutils' negations, and "nothing" and "!=" ("without" and "with no" negate a noun: offline_verifier
 # reads them apart).
@@ -76,6 +76,7 @@ def bound(claim: str, span: str) -> bool:
     """Is each number of the claim stated in the span phrase that best matches its claim phrase,
     and each name in that phrase, or in a clause of its sentence that one of them opens with
     "if", "because", "when" ... (_SUBORDINATE)?"""
+    span = spelled_out(span, span)  # as the claim is: "the DPO reviews ..." after "Data Protection Officer:"
     phrases, joined = phrases_of(span), []
     for sentence in split_sentences(span):
         units: list[list[str]] = []
