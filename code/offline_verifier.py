@@ -9,9 +9,9 @@ offline_claims.py) and answers "Yes" when one context sentence, or two neighbour
 * each number and name is bound to its subject (offline_phrases.py): a number is stated in the
   context phrase (a clause, or a part of one joined by "and") that shares the most words with
   the claim phrase that holds it, so "Revenue was 21%." is not supported by "Q3 revenue 4.2M,
-  margin 21%."; a name in that phrase or in a clause it depends on or that depends on it, so
-  "Ben Ortiz wrote the first parser." is not supported by "Ana Lima wrote the first parser. Ben
-  Ortiz joined in 2019.";
+  margin 21%."; a name in that phrase, or in a clause of its sentence joined to it by "if",
+  "because", "when" ..., so "Ben Ortiz wrote the first parser." is not supported by "Ana Lima
+  wrote the first parser. Ben Ortiz joined in 2019.";
 * no claim phrase differs in negation from the context phrase that matches it best ("cannot"
   and "is unable to" agree, so do "does no pivoting" and "without pivoting", "without a
   LISTEN directive" and "do not specify a LISTEN directive", and a negation and a word negative
@@ -169,11 +169,11 @@ MIN_PREFIXED_ROOT = 3
 def _prefix_opposites(part: str, match: str) -> bool:
     """Does a word of one phrase negate a word of the other by its prefix ("disabled" and
     "enabled", "unchecked" and "checked"), also inside a compound ("case-insensitive")?"""
-    return any(_oppositewords_of(a - b, b - a) for a, b in ((words_of(part), words_of(match)),
+    return any(_opposite_words(a - b, b - a) for a, b in ((words_of(part), words_of(match)),
                                                           (set(terms(part)), set(terms(match)))))
 
 
-def _oppositewords_of(said: set[str], stated: set[str]) -> bool:
+def _opposite_words(said: set[str], stated: set[str]) -> bool:
     def forms(word: str) -> set[tuple[str, str]]:
         return {(p, word[len(p):]) for p in _NEGATING_PREFIXES
                 if word.startswith(p) and len(word) - len(p) >= MIN_PREFIXED_ROOT} | {("", word)}
