@@ -4,8 +4,8 @@ Writes real, standards-conforming PDF files (text in the built-in Helvetica font
 the loader, the tests and the benchmark read genuine PDFs parsed by pypdf, with no extra
 dependency. Each entry of `pages` starts a new page; text that does not fit continues on the
 next one. It also writes the awkward files a loader must reject (image-only, like a scan;
-blank; encrypted; truncated), a PDF that prints its own page numbers (/PageLabels) and a
-filled-in form.
+blank; encrypted; truncated), a PDF that prints its own page numbers (/PageLabels), a
+filled-in form and a line whose words are set apart by gaps rather than spaces.
 
 Run alone:  python code/tests/pdf_writer.py OUT.pdf    (writes a two-page demo PDF)
 """
@@ -53,7 +53,10 @@ def _text_stream(lines: list[str]) -> bytes:
     return "\n".join(ops).encode("latin-1", errors="replace")
 
 
-def _write(path: Path, streams: list[bytes]) -> None:
+_HELVETICA = b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>"
+
+
+def _write(path: Path, streams: list[bytes], font: bytes = _HELVETICA) -> None:
     """Assemble catalog, page tree, font and one content stream per page, with a valid xref."""
     objects: list[bytes] = []
     n_pages = len(streams)
@@ -61,7 +64,7 @@ def _write(path: Path, streams: list[bytes]) -> None:
     objects.append(b"<< /Type /Catalog /Pages 2 0 R >>")
     kids = " ".join(f"{pid} 0 R" for pid in page_ids)
     objects.append(f"<< /Type /Pages /Kids [{kids}] /Count {n_pages} >>".encode())
-    objects.append(b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>")
+    objects.append(font)
     for pid, stream in zip(page_ids, streams):
         objects.append(f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 {_WIDTH} {_HEIGHT}] "
                        f"/Resources << /Font << /F1 3 0 R >> >> /Contents {pid + 1} 0 R >>".encode())
@@ -90,6 +93,17 @@ def write_font_codes_pdf(path: str | Path, line: str) -> Path:
     codes below 0x20 reach pypdf as they are, as in an older TeX PDF whose font has no Unicode map."""
     path = Path(path)
     _write(path, [_text_stream([line])])
+    return path
+
+
+def write_word_gaps_pdf(path: str | Path, words: list[str], gap: int = 317) -> Path:
+    """One line whose words are set apart by gaps in a TJ array (`gap` thousandths of an em), not
+    by spaces, in a font whose space pypdf reads as 0.838 em wide: as in a XeTeX PDF, whose subset
+    font has no space and pypdf takes another glyph's width for it."""
+    path = Path(path)
+    shown = f" -{gap} ".join(f"({_escape(word)})" for word in words)
+    stream = f"BT /F1 {_FONT_SIZE} Tf {_MARGIN} {_HEIGHT - _MARGIN} Td [{shown}] TJ ET".encode("latin-1")
+    _write(path, [stream], _HELVETICA[:-2] + b"/FirstChar 32 /LastChar 32 /Widths [838] >>")
     return path
 
 

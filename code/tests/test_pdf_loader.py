@@ -6,7 +6,7 @@ import pytest
 
 from pdf_loader import SAMPLE_DOC, PDFLoadError, clean_text, load_pdf, load_pdf_pages
 from pdf_writer import (write_blank_pdf, write_encrypted_pdf, write_font_codes_pdf, write_form_pdf, write_image_only_pdf,
-                        write_pdf, write_truncated_pdf)
+                        write_pdf, write_truncated_pdf, write_word_gaps_pdf)
 from textutils import split_sentences
 
 PAGES = ["Q3 revenue was 4.2M, up 8% YoY.\n\nOperating margin was 21%.", "A Berlin office opened in July."]
@@ -59,6 +59,20 @@ def test_text_that_lost_its_spaces_is_read_with_a_warning(tmp_path, capsys):
         f"expected a one-line warning naming the file, the lost spaces and a fix; stderr was {warning!r}")
     load_pdf_pages(write_pdf(tmp_path / "prose.pdf", PAGES))
     assert capsys.readouterr().err == "", "a PDF with ordinary words must load without a warning"
+
+
+@pytest.mark.parametrize("gap", [317, 175])
+def test_words_set_apart_by_gaps_are_read_as_words(tmp_path, capsys, gap):
+    """XeTeX sets words apart by gaps, not spaces, in subset fonts that have no space, and pypdf
+    misreads such a font's space width; it ran the words together (Debian's reference card:
+    "Queryinstalledpackages"). A gap of a tenth of an em or more parts two words, as in pdftotext;
+    0.175 em is a tight line's word space, in Debian's New Maintainers' Guide. A kern does not."""
+    words = "Query installed packages and write the selections to a file".split()
+    text = load_pdf_pages(write_word_gaps_pdf(tmp_path / "gaps.pdf", words, gap))[0]
+    assert " ".join(words) in text, f"expected the words parted by gaps of {gap / 1000} em as words; got {text!r}"
+    assert capsys.readouterr().err == "", "text read with its spaces must load without the glued-text warning"
+    kerned = load_pdf_pages(write_word_gaps_pdf(tmp_path / "kerned.pdf", ["Selec", "tions"], 40))[0]
+    assert "Selections" in kerned, f"a kern of 0.04 em inside a word must not part it; got {kerned!r}"
 
 
 def test_glued_text_is_told_apart_from_prose_urls_and_scripts_without_spaces():
