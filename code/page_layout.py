@@ -1,6 +1,7 @@
 """Step 1, page layout: what a PDF page's lines are, beyond their words.  [provided]
 
-`pdf_loader` reads each page with `page_text`, which marks an exponent set after a number ("2^31",
+`pdf_loader` reads each page with `page_text`, which reads a gap between two words as a space
+where pypdf would run them together (`word_gaps`), marks an exponent set after a number ("2^31",
 which pypdf gives as "231") and moves the page's footnotes out of a sentence the page break cuts
 (`footnotes_aside`), and calls these on the text: `strip_running_lines` drops running headers,
 footers and page numbers; `mark_headings` ends heading and list-item lines with a full stop so
