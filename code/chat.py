@@ -6,7 +6,8 @@ was Q3 revenue?" becomes "what about the margin (q3 revenue)?"); when the questi
 number, period or name, that replaces the last question's ("and in Q4?" after it becomes "and
 in Q4 (revenue)?"). The completed search is kept only when its best chunk scores clearly higher
 than the question's own (FOLLOW_UP_MARGIN); a question that stands on its own is searched as
-it is. Only the last question is ever carried, so the search never snowballs.
+it is. Only the last question is ever carried, so the search never snowballs. The search holds
+the borrowed words' stems; --chat shows them as the last question wrote them (`borrowed`).
 
 Commands: /reset forgets the conversation, /sources shows the last answer's citations,
 /help lists the commands; an empty line or Ctrl-D ends the session, Ctrl-C cancels a question.
@@ -17,11 +18,12 @@ Run alone:  python code/rag.py --chat [PDF ...] [--save-chat FILE]
 from __future__ import annotations
 
 import json
+import re
 import sys
 from dataclasses import dataclass
 
 from citations import citation_line
-from cli import as_text, uninterrupted, write_file
+from cli import as_text, printable, uninterrupted, write_file
 from config import Config, RAGError
 from retriever import retrieve
 from textutils import anchors, terms
@@ -52,6 +54,14 @@ def carried(question: str, last: Turn) -> set[str]:
     if anchors(question):
         words -= anchors(last.question)
     return words - set(terms(question))
+
+
+def borrowed(question: str, last: Turn) -> list[str]:
+    """The carried words as the last question wrote them, in its order ("changed", where the
+    search holds the stem "chang"): what --chat shows a reader."""
+    words = carried(question, last)
+    written = [w for w in dict.fromkeys(re.findall(r"[\w'.%-]+", last.question)) if set(terms(w)) & words]
+    return written or sorted(words)
 
 
 def completed(question: str, last: Turn | None) -> str:
@@ -132,7 +142,7 @@ def _turn(documents, question: str, cfg: Config, ask, state: dict) -> None:
         print(f"error: {exc}", file=sys.stderr)
         return
     if result.search != question:
-        print(f"(searched for: {result.search})")
+        print(f'(searched for: {question}, with "{" ".join(borrowed(question, state["last"]))}" from the last question)')
     output.print_text(result, cfg)
     record = output.to_json(result, cfg)
     state.update(last=turn, result=result, history=[*state["history"], record])
@@ -147,10 +157,12 @@ def _save(history: list[dict], save_to: str | None, html_to: str | None) -> None
         return
     if save_to:
         write_file(save_to, json.dumps(history, indent=2), "--save-chat")
+        print(printable(f"wrote the conversation to {save_to}"), file=sys.stderr)
     if html_to:
         import html_report
 
         html_report.write_html(html_to, html_report.render_conversation(history))
+        print(printable(f"wrote the conversation page to {html_to}"), file=sys.stderr)
 
 
 def _command(command: str, last: Turn | None, result) -> Turn | None:

@@ -21,6 +21,7 @@
 
 from __future__ import annotations
 
+import sys
 import time
 from dataclasses import dataclass, field
 
@@ -40,8 +41,8 @@ from textutils import same_family, terms
 DEFAULT_QUESTION = "What was Q3 revenue?"
 # Under a refusal the model made: the passages were relevant enough to read, so the answer may
 # be there in other words, or in a passage just outside the top k.
-REFUSAL_HINT = ("none of the passages it read answers this; `--show-context` shows them, and the question in "
-                "the document's own words, or a larger `--top-k`, may find others")
+REFUSAL_HINT = ("the model found no answer in the passages it read, which `--show-context` shows (it can miss one "
+                "put in other words); the question in the document's own words, or a larger `--top-k`, may find it")
 
 
 @dataclass
@@ -251,6 +252,7 @@ def main(argv: list[str] | None = None) -> None:
     result = run(question, [str(p) for p in paths], cfg, show_progress=not args.json)
     if args.html:  # before printing: a reader that closes stdout early (`| head`) must not lose it
         html_report.write_html(args.html, html_report.render(output.to_json(result, cfg)), keep)
+        output.say(f"wrote the answer page to {args.html}", file=sys.stderr)
     if args.json:
         output.print_json(result, cfg)
     else:

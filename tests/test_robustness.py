@@ -1,6 +1,7 @@
 """Beyond the tutorial: gate, citation checks, injection, context budget, many
 documents, progress, Chroma server mode, and one-line errors for every kind of bad input."""
 
+import io
 import json
 import os
 import re
@@ -616,6 +617,21 @@ def test_an_output_symlink_is_written_through(tmp_path, capsys):
     code, _, err = cli(["What was Q3 revenue?", "--html", str(tmp_path / "link.html")], capsys)
     assert code == 0 and (tmp_path / "link.html").is_symlink(), err
     assert "4.2M EUR" in (tmp_path / "page.html").read_text(encoding="utf-8")
+
+
+def test_a_run_names_each_file_it_writes(tmp_path, capsys, monkeypatch):
+    """--html and --save-chat wrote their files without a word, where evaluate.py says "wrote the
+    report to ..." (an outside tester looked for a confirmation)."""
+    page = tmp_path / "answer.html"
+    code, out, err = cli(["What was Q3 revenue?", "--html", str(page)], capsys)
+    assert code == 0 and page.exists() and f"wrote the answer page to {page}" in err and str(page) not in out, (
+        f"expected one stderr line naming the page; stderr was {err!r}")
+    monkeypatch.setattr("sys.stdin", io.StringIO("What was Q3 revenue?\n\n"))
+    saved, shown = tmp_path / "chat.json", tmp_path / "chat.html"
+    code, out, err = cli(["--chat", "--save-chat", str(saved), "--html", str(shown)], capsys)
+    assert code == 0 and saved.exists() and shown.exists(), err
+    assert f"wrote the conversation to {saved}" in err and f"wrote the conversation page to {shown}" in err, (
+        f"expected a stderr line for each file the session wrote; stderr was {err!r}")
 
 
 def test_unreachable_chroma_server_is_one_line(monkeypatch, capsys):
