@@ -89,6 +89,7 @@ def bound(claim: str, span: str) -> bool:
 
     def stated(part: str) -> bool:
         said = best_match(part, joined)
+        named = words_of(said) | set(terms(said))
         return set(numbers(part)) <= set(numbers(best_match(part, phrases))) and all(
-            same_family(n, words_of(said) | set(terms(said))) for n in anchors(part) if not n[0].isdigit())
+            same_family(n, named) for n in anchors(part) if not n[0].isdigit())
     return all(stated(part) for part in phrases_of(claim) if numbers(part) or anchors(part))

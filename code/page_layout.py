@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 import sys
+from collections import Counter
 from pathlib import Path
 
 from cli import run_cli
@@ -112,9 +113,9 @@ def footnotes_aside(text: str, runs: list[tuple[str, float, float]]) -> str:
     type, opening with a raised mark) moved before the body's last sentence when the page break
     cuts that sentence: chunking joins lines with spaces, and the cut sentence would run on into
     the note ("... is fitted via 2Alternatively, ...") instead of into the next page."""
-    sizes: dict[float, int] = {}
+    sizes: Counter[float] = Counter()
     for run, size, _ in runs:
-        sizes[round(size, 1)] = sizes.get(round(size, 1), 0) + len(run.strip())
+        sizes[round(size, 1)] += len(run.strip())
     body = max(sizes, key=sizes.get, default=0.0)
     foot = len(runs)
     while foot and (runs[foot - 1][1] <= FOOTNOTE_SIZE * body or runs[foot - 1][0].strip().isdigit()):
