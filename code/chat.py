@@ -141,10 +141,11 @@ def _turn(documents, question: str, cfg: Config, ask, state: dict) -> None:
     except RAGError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return
-    if result.search != question:
-        print(f'(searched for: {question}, with "{" ".join(borrowed(question, state["last"]))}" from the last question)')
-    output.print_text(result, cfg)
     record = output.to_json(result, cfg)
+    if result.search != question:
+        record["borrowed"] = borrowed(question, state["last"])
+        print(f'(searched for: {question}, with "{" ".join(record["borrowed"])}" from the last question)')
+    output.print_text(result, cfg)
     state.update(last=turn, result=result, history=[*state["history"], record])
 
 

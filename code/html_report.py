@@ -197,9 +197,16 @@ def render(data: dict) -> str:
     return page(f"Answer: {data['question']}", intro, answer_sections(data))
 
 
+def lean_html(data: dict) -> str:
+    """What a follow-up borrowed, in the last question's words (the search itself holds stems)."""
+    if not data.get("borrowed"):
+        return ""
+    return f'<p>Searched with &ldquo;{esc(" ".join(data["borrowed"]))}&rdquo; from the last question.</p>'
+
+
 def render_conversation(turns: list[dict]) -> str:
     """A chat (a list of output.to_json dicts, oldest first) as one page, a section per turn."""
-    sections = [(f"t{n}", f"Turn {n}", f"<h2>Turn {n}: {esc(data['question'])}</h2>"
+    sections = [(f"t{n}", f"Turn {n}", f"<h2>Turn {n}: {esc(data['question'])}</h2>{lean_html(data)}"
                  + sections_html(answer_sections(data, f"t{n}-", 3))) for n, data in enumerate(turns, 1)]
     return page("Conversation report", f"<h1>Conversation report</h1><p>{len(turns)} question(s).</p>", sections)
 

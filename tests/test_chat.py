@@ -88,7 +88,8 @@ def test_chat_commands_reset_sources_help_and_save_chat(monkeypatch, capsys, tmp
     script = ("/sources\nHow many customers did Larkspur have?\nand a year earlier?\n/sources\n/help\n/resett\n"
               "/reset\nand a year earlier?\n\n")
     monkeypatch.setattr("sys.stdin", io.StringIO(script))
-    code, out, err = cli(["--chat", "--save-chat", str(tmp_path / "chat.json")], capsys)
+    code, out, err = cli(["--chat", "--save-chat", str(tmp_path / "chat.json"), "--html", str(tmp_path / "chat.html")],
+                         capsys)
     assert code == 0, err
     assert out.index("(no citations yet)") < out.index("Q: How many customers")
     # The follow-up is searched completed, and --chat says so, in the words the last question
@@ -106,6 +107,10 @@ def test_chat_commands_reset_sources_help_and_save_chat(monkeypatch, capsys, tmp
     assert [t["question"] for t in saved] == ["How many customers did Larkspur have?", "and a year earlier?",
                                               "and a year earlier?"]
     assert [t["search"] for t in saved][1:] == ["and a year earlier (customer larkspur)?", "and a year earlier?"]
+    assert [t.get("borrowed") for t in saved] == [None, ["customers", "Larkspur"], None], "the words shown are kept"
+    page = (tmp_path / "chat.html").read_text(encoding="utf-8")
+    lean = "Searched with &ldquo;customers Larkspur&rdquo; from the last question."
+    assert page.count(lean) == 1, f"expected the conversation page to say, once, {lean!r}"
 
 
 def test_sources_after_a_refusal_says_the_last_answer_cited_nothing(monkeypatch, capsys):
