@@ -61,19 +61,28 @@ def _is_folder(arg: str | Path) -> bool:
         return False
 
 
-def _pdfs_in(folder: Path) -> list[Path]:
-    """The PDFs under `folder`, in one walk. A folder that cannot be listed is an error; a
-    subfolder that cannot, a warning (its PDFs would be missing without a word)."""
+def _pdfs_in(folder: Path) -> tuple[list[Path], list[Path]]:
+    """The PDFs under `folder`, and the gzip-compressed ones (.pdf.gz, as Debian ships many
+    manuals), in one walk. A folder that cannot be listed is an error; a subfolder that cannot,
+    a warning (its PDFs would be missing without a word)."""
     unreadable: list[OSError] = []
-    found = [Path(root) / name for root, _, names in os.walk(folder, onerror=unreadable.append)
-             for name in names if Path(name).suffix.lower() == ".pdf" and (Path(root) / name).is_file()]
+    files = [Path(root) / name for root, _, names in os.walk(folder, onerror=unreadable.append) for name in names]
+    found = [f for f in files if f.suffix.lower() == ".pdf" and f.is_file()]
+    compressed = [f for f in files if f.name.lower().endswith(".pdf.gz") and f.is_file()]
     for error in unreadable:
         reason = error.strerror or type(error).__name__
         if Path(error.filename) == folder:
             raise RAGError(f"{as_text(str(folder))}: cannot read the folder ({reason}); fix its permissions "
                            f"or pass the PDFs themselves")
         print(one_line(f"warning: skipped the folder {as_text(str(error.filename))}: {reason}"), file=sys.stderr)
-    return sorted(found)
+    return sorted(found), sorted(compressed)
+
+
+def _compressed_note(compressed: list[Path]) -> str:
+    first = as_text(str(compressed[0]))
+    if len(compressed) == 1:
+        return f"1 gzip-compressed PDF ({first}); run gunzip -k on it to search it"
+    return f"{len(compressed)} gzip-compressed PDFs (.pdf.gz, e.g. {first}); run gunzip -k on them to search them"
 
 
 def pdf_paths(args: list[str]) -> list[Path]:
@@ -82,10 +91,12 @@ def pdf_paths(args: list[str]) -> list[Path]:
     for arg in args:
         path = Path(arg)
         if _is_folder(arg):
-            found = _pdfs_in(path)
+            found, compressed = _pdfs_in(path)
             if not found:
-                raise RAGError(f"{path}: the folder holds no .pdf files; pass a folder with PDFs "
-                               f"or the PDF files themselves")
+                raise RAGError(f"{path}: the folder holds no .pdf files" + (f", only {_compressed_note(compressed)}"
+                               if compressed else "; pass a folder with PDFs or the PDF files themselves"))
+            if compressed:
+                print(one_line(f"warning: skipped {_compressed_note(compressed)}"), file=sys.stderr)
             paths.extend(found)
         else:
             paths.append(path)

@@ -524,6 +524,28 @@ def test_a_folder_where_no_pdf_can_be_read_is_one_error(tmp_path, capsys):
     assert collections() == before
 
 
+def test_compressed_pdfs_in_a_folder_are_named_with_the_gunzip_hint(tmp_path, capsys):
+    """An outside tester's folder of Debian manuals: its .pdf.gz files were passed over in
+    silence, and a folder of only .pdf.gz files said "holds no .pdf files", without the gunzip
+    hint a single .pdf.gz gets. Expected: one warning line for them (the PDFs are searched), and
+    for a folder of only those, one error line that names them and says how to unpack them."""
+    import gzip
+
+    mixed, packed = tmp_path / "mixed", tmp_path / "packed"
+    mixed.mkdir(), packed.mkdir()
+    write_pdf(mixed / "report.pdf", REVENUE)
+    for folder in (mixed, packed):
+        (folder / "manual.pdf.gz").write_bytes(gzip.compress((CODE.parent / "data" / "sample_report.pdf").read_bytes()))
+    code, out, err = cli(["What was Q3 revenue?", str(mixed)], capsys)
+    assert code == 0 and "4.2M" in out, err
+    warnings = [line for line in err.splitlines() if "manual.pdf.gz" in line]
+    assert len(warnings) == 1 and warnings[0].startswith("warning: skipped 1 gzip-compressed PDF") \
+        and "gunzip -k" in warnings[0], f"expected one warning with the gunzip hint: {err}"
+    code, out, err = cli(["What was Q3 revenue?", str(packed)], capsys)
+    assert code == 2 and out == "" and err.count("\n") == 1 and "holds no .pdf files, only 1 gzip-compressed PDF" in err \
+        and "gunzip -k" in err, f"expected one error line with the gunzip hint: {err}"
+
+
 @pytest.mark.parametrize("args, message", [
     ([""], "question is empty"),
     (["   "], "question is empty"),
