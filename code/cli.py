@@ -220,8 +220,20 @@ class ArgumentParser(argparse.ArgumentParser):
         raise RAGError(f"{message}{hint}; see {self.prog} --help")
 
 
+def installed_version() -> str:
+    """The project's version as pip installed it (pyproject.toml's), for --version."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("pdf-research-assistant")
+    except PackageNotFoundError:
+        return "(not installed: run pip install -e . in the project folder)"
+
+
 def add_pipeline_flags(parser: argparse.ArgumentParser) -> None:
-    """The flags shared by rag.py and evaluate.py (config.FLAGS); each overrides its Config field."""
+    """The flags shared by rag.py and evaluate.py (config.FLAGS, each overriding its Config
+    field), and --version."""
+    parser.add_argument("--version", action="version", version=f"%(prog)s {installed_version()}")
     for name, (flag, help_text) in FLAGS.items():
         kind = type(getattr(Config, name))
         metavar = None if name in CHOICES else flag.lstrip("-").replace("-", "_").upper()

@@ -524,6 +524,13 @@ def test_a_folder_where_no_pdf_can_be_read_is_one_error(tmp_path, capsys):
     assert collections() == before
 
 
+def test_version_is_the_one_pyproject_declares(capsys):
+    """An outside tester asked rag.py for --version and got "unrecognized arguments"."""
+    declared = re.search(r'^version = "([^"]+)"', (CODE.parent / "pyproject.toml").read_text(), re.M).group(1)
+    code, out, err = cli(["--version"], capsys)
+    assert (code, out, err) == (0, f"rag.py {declared}\n", ""), f"expected 'rag.py {declared}', got {out!r} {err!r}"
+
+
 def test_compressed_pdfs_in_a_folder_are_named_with_the_gunzip_hint(tmp_path, capsys):
     """An outside tester's folder of Debian manuals: its .pdf.gz files were passed over in
     silence, and a folder of only .pdf.gz files said "holds no .pdf files", without the gunzip
