@@ -14,7 +14,7 @@ import sys
 from dataclasses import asdict
 
 from citations import best_quote, citation_line, page_name
-from cli import printable, score_beside
+from cli import printable
 from config import Config
 from textutils import terms
 
@@ -81,8 +81,8 @@ def print_text(result, cfg: Config, show_context: bool = False, refusal_hint: st
     say(f"A: {data['answer']}")
     gate = data["gate"]
     if not gate["passed"]:
-        say(f"   (relevance gate: best score {score_beside(gate['best_score'], gate['threshold'])} < {gate['threshold']:g}; "
-              f"the model was not called)")
+        say("   (the relevance gate stopped it, so the model was not called; a question in the document's "
+            "own words may pass)")
     elif data["refused"] and refusal_hint and not show_context:
         say(f"   ({refusal_hint})")
     if data["citations"]:

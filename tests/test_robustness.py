@@ -931,6 +931,14 @@ def test_a_refusal_reports_no_claims_instead_of_a_perfect_score(capsys):
         f"expected the refusal's faithfulness line to say there is nothing to check; got:\n{out}"
 
 
+def test_a_gate_refusal_says_its_score_once_and_what_to_try(capsys):
+    """An outside tester: the gate's refusal said "best score 0.088 < 0.2" on the answer line and
+    again on the line under it. Expected: the score once, and under it what stopped the question."""
+    code, out, _ = cli(["How long should I boil an egg to get a soft yolk?"], capsys)
+    assert code == 0 and out.count("best score") == 1 and "relevance gate stopped it" in out \
+        and "own words" in out, f"expected the score once and a line on the gate; got:\n{out}"
+
+
 def test_a_refusal_the_model_makes_says_what_to_try_next(capsys):
     """An outside tester's question, answered in the document in other words, got only "I don't
     know: ..." and no hint of what to do next. Expected: under a refusal the model made (the
