@@ -1,7 +1,7 @@
 """Step 1, page layout: what a PDF page's lines are, beyond their words.  [provided]
 
 `pdf_loader` reads each page with `page_text`, which reads a gap between two words as a space
-where pypdf would run them together (`word_gaps`), marks an exponent set after a number ("2^31",
+where pypdf would run them together (word_breaks.py), marks an exponent set after a number ("2^31",
 which pypdf gives as "231") and moves the page's footnotes out of a sentence the page break cuts
 (`footnotes_aside`), and calls these on the text: `strip_running_lines` drops running headers,
 footers and page numbers; `mark_headings` ends heading and list-item lines with a full stop so
@@ -22,6 +22,7 @@ from pathlib import Path
 from cli import run_cli
 from config import REPO_ROOT, RAGError
 from textutils import is_title_case, sentence_spans
+from word_breaks import WordBreaks
 
 
 # An exponent is set as a smaller, raised run right after a number: "2" then "31". pypdf gives its
@@ -36,37 +37,6 @@ _BASE = re.compile(r"(?<![\w.,])\d{1,2}$")
 # Text drawn this far (points, an inch) outside the page's box is off the page (a hostile PDF
 # hides lines there); nearer, it may be a line that overflows the margin and is still seen.
 OFF_PAGE = 72
-
-
-# pypdf writes a space for a gap inside a TJ array only when the gap is nearly half the font's
-# space wide, and it takes that width from the font even when the font has no space: XeTeX's
-# subset fonts have none, and pypdf reads another glyph's width instead (0.838 em in Debian's
-# reference card, whose words all ran together). A gap of a tenth of an em (in thousandths of an
-# em here) starts a new word in any font, as in pdftotext (xpdf and poppler's TextOutputDev.cc,
-# minWordBreakSpace 0.1). Of the gaps between two strings of a TJ array in the first four pages of
-# 589 real PDFs, 26% are under 0.06 em (kerns), 73% over 0.14 em (word and thin spaces), 0.35% between.
-WORD_GAP = 100
-# Wider than the space of any font as pypdf reads it, so its own rule writes the space.
-_FAR = 100_000
-
-
-def word_gaps(operator, operands, cm, tm) -> None:
-    """pypdf's visitor before each operator: a gap of WORD_GAP or more between two strings of a TJ
-    array becomes a gap wide enough for pypdf's own space rule and a step back by as much. pypdf
-    then writes the space, and the next glyph stays where the PDF puts it, which pypdf's line and
-    space checks measure. The operands are the ones pypdf reads next, so they are rewritten in
-    place; a second reading leaves them as they are."""
-    if operator != b"TJ" or not operands or not isinstance(operands[0], list):
-        return
-    items, spaced = operands[0], []
-    for i, item in enumerate(items):
-        between_strings = 0 < i < len(items) - 1 and isinstance(items[i + 1], (str, bytes))
-        if isinstance(item, (int, float)) and -item >= WORD_GAP and between_strings:
-            spaced += [float(item) - _FAR, float(_FAR)]
-        else:
-            spaced.append(item)
-    if len(spaced) != len(items):
-        items[:] = spaced
 
 
 def page_text(page) -> str:
@@ -88,7 +58,7 @@ def page_text(page) -> str:
         else:
             runs.append((text, size * abs(tm[3] * cm[3]) or size, tm[5] * cm[3] + cm[5]))
 
-    text = page.extract_text(visitor_text=visit, visitor_operand_before=word_gaps) or ""
+    text = page.extract_text(visitor_text=visit, visitor_operand_before=WordBreaks(page)) or ""
     # Only a few hidden lines, each a line of its own, on a page without forms: a page mostly
     # "off" itself has positions pypdf misread, and pypdf places a form's text without the
     # form's own matrix; a run sharing a line with seen text stays.

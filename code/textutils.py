@@ -84,6 +84,8 @@ _BOUNDARY = re.compile(r"[.!?][\"')\]]*(?=\s+(?:[-*\u2022\u2013]\s+)?[\"'(\[]?[A
 PARAGRAPH_BREAK = re.compile(r"\n\s*\n")
 # "1 . 0": a decimal point spaced out like the rest of a code listing in a monospaced font.
 _SPACED_POINT = re.compile(r"\d \. \d")
+# ". . .": TeX's spaced ellipsis, one mark; its last dot ends no sentence ("A . . . Z", "0 . . . 9").
+_SPACED_ELLIPSIS = re.compile(r"\. \. \.")
 # A sentence that is only a section or item number so far ("3." in "3. Setting Up") goes on.
 _ENUMERATOR = re.compile(r"\s*\(?(?:\d{1,3}(?:\.\d{1,3})*|[A-Za-z])\.$")
 
@@ -111,7 +113,8 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
         for m in _BOUNDARY.finditer(text, para_start, para_end):
             if text[m.start()] == "." and (_ends_with_abbreviation(text, m.start())
                                            or _ENUMERATOR.match(text, start, m.start() + 1)
-                                           or _SPACED_POINT.match(text, m.start() - 2)):
+                                           or _SPACED_POINT.match(text, m.start() - 2)
+                                           or _SPACED_ELLIPSIS.match(text, m.start() - 4)):
                 continue
             spans.append((start, m.end()))
             start = m.end()

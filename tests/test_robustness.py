@@ -906,6 +906,17 @@ def test_a_spaced_decimal_point_in_code_does_not_end_a_sentence():
         "The run ends at stoptime = 1 . 0 in the example.", "Then it stops."], "expected '1 . 0' read as one number"
 
 
+def test_a_spaced_ellipsis_does_not_end_a_sentence():
+    """TeX sets \\ldots as three dots with thin spaces, read ". . ." once the loader reads such gaps
+    as spaces (as pdftotext does): CamlIDL's grammar "{A . . . Z | 0 . . . 9 | _}" split after the
+    ellipsis, and the page's footnote was moved into the middle of it."""
+    from textutils import split_sentences
+
+    assert split_sentences("Identifiers are {A . . . Z | 0 . . . 9 | _} as in the C language. Then comes the rest.") == [
+        "Identifiers are {A . . . Z | 0 . . . 9 | _} as in the C language.", "Then comes the rest."], \
+        "expected a spaced ellipsis read as one mark inside its sentence"
+
+
 def test_a_cited_chunk_that_backs_nothing_is_not_quoted_as_proof():
     """A model cited a chunk for a sentence it does not back; the chunk's first sentence was
     shown as the quote, posing as evidence (an outside tester's stub model, "invented in 1850")."""

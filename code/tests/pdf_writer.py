@@ -5,7 +5,7 @@ the loader, the tests and the benchmark read genuine PDFs parsed by pypdf, with 
 dependency. Each entry of `pages` starts a new page; text that does not fit continues on the
 next one. It also writes the awkward files a loader must reject (image-only, like a scan;
 blank; encrypted; truncated), a PDF that prints its own page numbers (/PageLabels), a
-filled-in form and a line whose words are set apart by gaps rather than spaces.
+filled-in form and lines whose words are set apart by gaps rather than spaces.
 
 Run alone:  python code/tests/pdf_writer.py OUT.pdf    (writes a two-page demo PDF)
 """
@@ -104,6 +104,27 @@ def write_word_gaps_pdf(path: str | Path, words: list[str], gap: int = 317) -> P
     shown = f" -{gap} ".join(f"({_escape(word)})" for word in words)
     stream = f"BT /F1 {_FONT_SIZE} Tf {_MARGIN} {_HEIGHT - _MARGIN} Td [{shown}] TJ ET".encode("latin-1")
     _write(path, [stream], _HELVETICA[:-2] + b"/FirstChar 32 /LastChar 32 /Widths [838] >>")
+    return path
+
+
+def write_moved_words_pdf(path: str | Path, words: list[str], gap: float = 0.2, kern: float = 0.04) -> Path:
+    """One line whose words are drawn one by one: the pen moved on (Td) by `gap` em after each
+    word, as TeX sets a word in another font (a link, a command name), except that the last two
+    words are parted by a gap leading their TJ array after a colour change, and the first word is
+    split in two by a move of `kern` em. Every glyph is half an em wide and so is character 32, as
+    in TeX's T1 fonts, whose 32 is a visible space: pypdf then writes a space only past 0.25 em."""
+    path = Path(path)
+    size, half = _FONT_SIZE, _FONT_SIZE / 2
+    head, tail = words[0][:len(words[0]) // 2], words[0][len(words[0]) // 2:]
+    ops = [f"BT /F1 {size} Tf {_MARGIN} {_HEIGHT - _MARGIN} Td ({_escape(head)}) Tj",
+           f"{len(head) * half + kern * size:.3f} 0 Td ({_escape(tail)}) Tj"]
+    before = tail
+    for word in words[1:-1]:
+        ops.append(f"{len(before) * half + gap * size:.3f} 0 Td [({_escape(word)})] TJ")
+        before = word
+    ops.append(f"0 0 1 rg [{-gap * 1000:.0f} ({_escape(words[-1])})] TJ ET")
+    widths = " ".join(["500"] * 95)
+    _write(path, ["\n".join(ops).encode("latin-1")], _HELVETICA[:-2] + f"/FirstChar 32 /LastChar 126 /Widths [{widths}] >>".encode())
     return path
 
 

@@ -6,7 +6,8 @@ import pytest
 
 from pdf_loader import SAMPLE_DOC, PDFLoadError, clean_text, load_pdf, load_pdf_pages
 from pdf_writer import (write_blank_pdf, write_encrypted_pdf, write_font_codes_pdf, write_form_pdf, write_image_only_pdf,
-                        write_pdf, write_truncated_pdf, write_word_gaps_pdf)
+                        write_moved_words_pdf, write_pdf, write_truncated_pdf,
+                        write_word_gaps_pdf)
 from textutils import split_sentences
 
 PAGES = ["Q3 revenue was 4.2M, up 8% YoY.\n\nOperating margin was 21%.", "A Berlin office opened in July."]
@@ -73,6 +74,18 @@ def test_words_set_apart_by_gaps_are_read_as_words(tmp_path, capsys, gap):
     assert capsys.readouterr().err == "", "text read with its spaces must load without the glued-text warning"
     kerned = load_pdf_pages(write_word_gaps_pdf(tmp_path / "kerned.pdf", ["Selec", "tions"], 40))[0]
     assert "Selections" in kerned, f"a kern of 0.04 em inside a word must not part it; got {kerned!r}"
+
+
+def test_words_the_pen_moves_apart_are_read_as_words(tmp_path):
+    """TeX draws a word in another font (a link, a command name) by moving the pen to it, and
+    pypdf spaces such a move only past half the width of the font's character 32, which in TeX's
+    T1 fonts is a visible space half an em wide: an outside tester's Debian Developer's Reference
+    read "by thedebian-keyring package maintainers". A word after a colour change may instead
+    open its TJ array with the gap. A move of 0.2 em parts two words, as in pdftotext; one of
+    0.04 em (a kern) does not."""
+    words = "Selections are processed by the keyring maintainers".split()
+    text = load_pdf_pages(write_moved_words_pdf(tmp_path / "moved.pdf", words))[0]
+    assert " ".join(words) in text, f"expected the words the pen moved 0.2 em apart as words; got {text!r}"
 
 
 def test_glued_text_is_told_apart_from_prose_urls_and_scripts_without_spaces():
