@@ -46,7 +46,7 @@ def spaced_gaps(items: list) -> None:
         items[:] = spaced
 
 
-def font_widths(font) -> tuple[dict[int, float], float, int] | None:
+def font_widths(font) -> tuple[list[float] | dict[int, float], float, int] | None:
     """A font's glyph widths (thousandths of an em) by character code, the width of a code it
     does not list, and the bytes per code: from /Widths of a simple font, or /W of a Type0 font
     with two-byte identity codes; None for any other (its gaps are left to pypdf)."""
@@ -58,8 +58,12 @@ def font_widths(font) -> tuple[dict[int, float], float, int] | None:
             return None
         first = int(font.get("/FirstChar", 0))
         descriptor = font["/FontDescriptor"].get_object() if "/FontDescriptor" in font else {}
-        widths = {first + n: float(w) for n, w in enumerate(font["/Widths"].get_object())}
-        return widths, float(descriptor.get("/MissingWidth", 0)), 1
+        missing = float(descriptor.get("/MissingWidth", 0))
+        table = [missing] * 256  # a list, not a dict: summing a string's widths is the loader's hot loop
+        for n, w in enumerate(font["/Widths"].get_object()):
+            if 0 <= first + n < 256:
+                table[first + n] = float(w)
+        return table, missing, 1
     except (KeyError, TypeError, ValueError, AttributeError, IndexError):  # a damaged font: pypdf's rule alone
         return None
 
@@ -100,6 +104,12 @@ class WordBreaks:
         self.moved = True
 
     def __call__(self, operator, operands, cm, tm) -> None:
+        try:
+            self._follow(operator, operands, cm, tm)
+        except (ValueError, TypeError, KeyError, IndexError, AttributeError, OverflowError):
+            self.state, self.end = (None, 0.0, 0.0, 0.0, 1.0), None  # a damaged operand: pypdf's rule alone
+
+    def _follow(self, operator, operands, cm, tm) -> None:
         font, size, tc, tw, th = self.state
         if operator == b"Tf" and len(operands) >= 2:
             name = operands[0]
@@ -158,10 +168,12 @@ class WordBreaks:
                 advance -= float(item) / 1000 * size * th
                 continue
             codes = _codes(item)
-            for k in range(0, len(codes) - code_bytes + 1, code_bytes):
-                code = int.from_bytes(codes[k:k + code_bytes], "big")
-                word_space = tw if code_bytes == 1 and code == 32 else 0.0  # Tw applies to byte 32 only
-                advance += (widths.get(code, missing) / 1000 * size + tc + word_space) * th
+            if code_bytes == 1:
+                total, spaces = sum(widths[code] for code in codes), codes.count(32)  # Tw applies to byte 32 only
+            else:
+                total = sum(widths.get(int.from_bytes(codes[k:k + 2], "big"), missing) for k in range(0, len(codes) - 1, 2))
+                spaces = 0
+            advance += (total / 1000 * size + len(codes) // code_bytes * tc + spaces * tw) * th
         return advance
 
     @staticmethod
