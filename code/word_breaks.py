@@ -9,7 +9,7 @@ fonts another glyph. So words ran together ("thedebian-keyring"). `WordBreaks(pa
 visitor before each operator: it reads a gap of a tenth of an em or more as a word break, as
 pdftotext does, and rewrites the operands so that pypdf's own rule writes the space.
 
-Run alone:  python code/word_breaks.py FILE.pdf [PAGE]    (the page's text, first page by default)
+Run alone:  python code/word_breaks.py [FILE.pdf [PAGE]]    (a page's text; the sample report's first page by default)
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import logging
 import sys
 
 from cli import run_cli
-from config import RAGError
+from config import REPO_ROOT, RAGError
 
 # A gap of a tenth of an em (in thousandths of an em) starts a new word in any font, as in
 # pdftotext (xpdf and poppler's TextOutputDev.cc, minWordBreakSpace 0.1). Of the gaps between two
@@ -186,9 +186,9 @@ def main(argv: list[str] | None = None) -> None:
     from pypdf import PdfReader
     from pypdf.errors import PdfReadError
 
-    args = sys.argv[1:] if argv is None else argv
-    if not 1 <= len(args) <= 2 or (len(args) == 2 and not args[1].isdigit()):
-        raise RAGError("give a PDF and, optionally, a page number: python code/word_breaks.py FILE.pdf [PAGE]")
+    args = (sys.argv[1:] if argv is None else argv) or [str(REPO_ROOT / "data" / "sample_report.pdf")]
+    if len(args) > 2 or (len(args) == 2 and not args[1].isdigit()):
+        raise RAGError("give a PDF and, optionally, a page number: python code/word_breaks.py [FILE.pdf [PAGE]]")
     logging.getLogger("pypdf").setLevel(logging.ERROR)  # a damaged file is the one line below
     try:
         pages = PdfReader(args[0]).pages
