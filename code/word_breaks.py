@@ -142,10 +142,12 @@ class WordBreaks:
         if font is None or tm[1] or tm[2] or cm[1] or cm[2] or scale <= 0:
             self.end = None  # no widths, or turned text: its gaps are left to pypdf
             return
-        if moved or not self.end:
+        if moved:
             x, y = tm[4] * cm[0] + tm[5] * cm[2] + cm[4], tm[4] * cm[1] + tm[5] * cm[3] + cm[5]
-        else:
+        elif self.end:
             x, y = self.end[0], self.end[1]
+        else:
+            return  # the pen's place is unknown (after a string this reading could not measure) until it moves
         em = size * scale
         if can_space and moved and self.end and self._word_break(x, y, em, items, font[2]):
             items[:0] = [float(-_FAR), float(_FAR)]
