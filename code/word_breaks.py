@@ -149,7 +149,8 @@ class WordBreaks:
         else:
             return  # the pen's place is unknown (after a string this reading could not measure) until it moves
         em = size * scale
-        if can_space and moved and self.end and self._word_break(x, y, em, items, font[2]):
+        spaced_before = items[:1] == [float(-_FAR)]  # by an earlier reading of the same page
+        if can_space and moved and self.end and not spaced_before and self._word_break(x, y, em, items, font[2]):
             items[:0] = [float(-_FAR), float(_FAR)]
         self.end = (x + self._advance(items) * scale, y, em, self._ends_in_space(items, font[2]))
 
