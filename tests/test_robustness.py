@@ -539,7 +539,8 @@ def test_compressed_pdfs_in_a_folder_are_named_with_the_gunzip_hint(tmp_path, ca
     import gzip
 
     mixed, packed = tmp_path / "mixed", tmp_path / "packed"
-    mixed.mkdir(), packed.mkdir()
+    mixed.mkdir()
+    packed.mkdir()
     write_pdf(mixed / "report.pdf", REVENUE)
     for folder in (mixed, packed):
         (folder / "manual.pdf.gz").write_bytes(gzip.compress((CODE.parent / "data" / "sample_report.pdf").read_bytes()))

@@ -6,8 +6,7 @@ import pytest
 
 from pdf_loader import SAMPLE_DOC, PDFLoadError, clean_text, load_pdf, load_pdf_pages
 from pdf_writer import (write_blank_pdf, write_encrypted_pdf, write_font_codes_pdf, write_form_pdf, write_image_only_pdf,
-                        write_moved_words_pdf, write_pdf, write_truncated_pdf,
-                        write_word_gaps_pdf)
+                        write_moved_words_pdf, write_pdf, write_truncated_pdf, write_word_gaps_pdf)
 from textutils import split_sentences
 
 PAGES = ["Q3 revenue was 4.2M, up 8% YoY.\n\nOperating margin was 21%.", "A Berlin office opened in July."]
