@@ -199,9 +199,8 @@ def render(data: dict) -> str:
 
 def lean_html(data: dict) -> str:
     """What a follow-up borrowed, in the last question's words (the search itself holds stems)."""
-    if not data.get("borrowed"):
-        return ""
-    return f'<p>Searched with &ldquo;{esc(" ".join(data["borrowed"]))}&rdquo; from the last question.</p>'
+    words = data.get("borrowed")
+    return f'<p>Searched with &ldquo;{esc(" ".join(words))}&rdquo; from the last question.</p>' if words else ""
 
 
 def render_conversation(turns: list[dict]) -> str:
