@@ -226,7 +226,8 @@ def same_family(word: str, found: set[str]) -> bool:
 def anchors(text: str) -> set[str]:
     """Numbers and proper names: the words a faithful answer may not change."""
     found = {t for t in terms(text) if any(ch.isdigit() for ch in t)}
-    words = re.findall(r"\b[\w'.%-]+\b", text)
+    # A comma with no space after it joins, as in terms(): "WIDE,HEL" is one name there, so here.
+    words = re.findall(r"\b[\w'.%-]+(?:,[\w'.%-]+)*\b", text)
     for i, word in enumerate(words):
         clean = word.strip(".'")
         if i > 0 and clean[:1].isupper() and clean.lower() not in STOPWORDS and len(clean) > 1:

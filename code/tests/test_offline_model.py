@@ -497,7 +497,9 @@ def test_every_sentence_supports_itself():
              for line in (data / "devset" / name).read_text(encoding="utf-8").splitlines()]
     texts += [(data / "sample_report_pages.txt").read_text(encoding="utf-8"), "The X-Ray tool is good.",
               "If, however, you like it, add it. It sets the mark at two skips.",
-              "Data Protection Officer: the DPO reviews each request within 30 days."]
+              "Data Protection Officer: the DPO reviews each request within 30 days.",
+              # names joined by a comma with no space, as in a config line (an outside tester's quote)
+              "Per source: keys WIDE,HEL maxreq 4 # Max of requested, default 4."]
     texts += [normalise_quotes(json.loads(line).get("evidence", ""))  # as `verdict` reads a context
               for path in sorted((data / "devset").glob("*.questions.jsonl"))
               for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
