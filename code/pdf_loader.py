@@ -59,18 +59,17 @@ def clean_text(text: str) -> str:
     """Undo the usual extraction artifacts while keeping line and paragraph structure."""
     text = tex_accents_joined(tex_font_codes_read(text))
     text = unicodedata.normalize("NFKC", text).translate(_INVISIBLE)
-    # "explo-\nration" -> "exploration", but keep "Berlin-\nBrandenburg" (a real hyphenated name).
-    text = re.sub(r"(\w)-[ \t]*\n[ \t]*([a-z])", r"\1\2", text)
+    # "explo-\nration" -> "exploration"; before a capital or a digit the hyphen is the word's own
+    # ("Berlin-Brandenburg", "754-2019"); "mpfr_set_\ndefault_prec": Texinfo breaks names after a "_".
+    text = re.sub(r"(\w)-[ \t]*\n[ \t]*(\w)", lambda m: m[1] + ("" if m[2].islower() else "-") + m[2], text)
+    text = re.sub(r"([A-Za-z0-9]_)[ \t]*\n[ \t]*(?=\w)", r"\1", text)
     # Dot leaders of tables of contents (". . . . . 23") are layout, not text.
     text = re.sub(r"(?: ?\.){4,}", " ", text)
-    # A "word" this long is data (base64, a hash dump), not language: keep its start only, so
-    # it cannot swamp the embedding of the sentences around it.
+    # A "word" this long is data (base64, a hash dump), not language: its start only, lest it swamp the embedding.
     text = re.sub(rf"\S{{{LONGEST_WORD},}}", lambda m: m[0] if _UNSPACED.search(m[0]) else m[0][:LONGEST_WORD] + "\u2026", text)
     # Made inert after every join: "[fac-\nts:c0]" becomes a citation marker only when joined.
     text = re.sub(r"[^\S\n]+", " ", neutralise(text))
-    text = re.sub(r" *\n *", "\n", text)
-    text = re.sub(r"\n{3,}", "\n\n", text)
-    return text.strip()
+    return re.sub(r"\n{3,}", "\n\n", re.sub(r" *\n *", "\n", text)).strip()
 
 
 def check_file(path: Path, max_mb: float) -> None:

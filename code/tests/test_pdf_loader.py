@@ -26,7 +26,9 @@ def test_pages_are_read_in_order(tmp_path):
 
 def test_cleanup_joins_hyphenation_and_drops_invisible_characters():
     assert clean_text("explo-\nration  of\u200b the\x00 data") == "exploration of the data"
-    assert clean_text("Berlin-\nBrandenburg") == "Berlin-\nBrandenburg"
+    assert clean_text("Berlin-\nBrandenburg") == "Berlin-Brandenburg", "a hyphen before a capital is the word's own"
+    assert clean_text("IEEE 754-\n2019 and mpfr_set_\ndefault_prec or __init__\nmethods") == \
+        "IEEE 754-2019 and mpfr_set_default_prec or __init__\nmethods", "an identifier broken after an underscore is joined"
     assert clean_text("Contents\n2 Revenue . . . . . . . 14\nWait... what") == "Contents\n2 Revenue 14\nWait... what"
 
 
