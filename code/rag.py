@@ -134,7 +134,7 @@ def ask(documents: list[Document], question: str, cfg: Config, search: str | Non
             raise
     else:  # nothing relevant: refuse here and save the model call (and its chance to invent)
         context = []
-        result_answer = Answer(f"I don't know: nothing in the documents is relevant to the question "
+        result_answer = Answer(f"I don't know: no passage of the documents scored as relevant to the question "
                                f"(best score {score_beside(decision['best_score'], decision['threshold'])} < "
                                f"{decision['threshold']:g}).",
                                [], refused=True)
