@@ -92,7 +92,9 @@ def claims_benchmark(cfg: Config, splits: tuple[str, ...] = SPLITS, path: str | 
 def print_claims(report: dict, wrong_verdicts: bool = False) -> None:
     """A line per split; with `wrong_verdicts`, then each claim judged against its label."""
     for split, summary in report["summary"].items():  # a file's name, its "edit" values and claims are its text
-        print(one_line(f"{split:<8} " + "  ".join(f"{k} {fmt(v)}" for k, v in summary.items())))
+        mine = [i for i in report["results"] if split in ("all", i["split"])]
+        counts = {k: f" ({sum(i['edit'] == k for i in mine)})" for k in summary if k not in ("claims", "balanced_accuracy")}
+        print(one_line(f"{split:<8} " + "  ".join(f"{k} {fmt(v)}{counts.get(k, '')}" for k, v in summary.items())))
     for item in report["results"] if wrong_verdicts else []:
         if item["verdict"] != item["supported"]:
             said, label = ("Yes", "not supported") if item["verdict"] else ("No", "supported")

@@ -72,6 +72,9 @@ def print_report(report: dict) -> None:
         answer = " ".join(r["answer"].split())
         print(f"{n:>2}  {ok:<4} {recall:>4} {hit:>3} {r['faithfulness']:>4.2f} {r['context_relevance']:>4.2f} "
               f"{r['latency_s']:>5.2f}  {r['question'][:48]} -> {answer[:60]}")
+    print("ok: ans answered, ref refused; REF! an answerable question refused, ANS! an unanswerable one answered."
+          "\nrec: answer-token recall; hit: rank of the first chunk holding the evidence (x: none); F: faithfulness;"
+          "\nCR: context relevance; s: seconds.")
     print(f"\n{s['questions']} questions ({s['answerable']} answerable, {s['unanswerable']} not) | "
           f"chunker {s['chunker']} {s['chunk_size']}/{s['chunk_overlap']} | retrieval "
           f"{s['retrieval']} | gate {s['min_relevance']} | {s['model']} + {s['embedding_model']}")

@@ -154,6 +154,20 @@ def test_a_split_of_the_claims_is_measured_without_the_others(capsys):
     assert "claims 48 " in lines[0], f"expected the 48 tune claims: {lines[0]}"
 
 
+def test_the_question_table_says_what_its_columns_mean(capsys):
+    """An outside tester could not read evaluate.py's columns (ok, rec, hit, F, CR, s) or its
+    REF!/ANS! marks: neither the output nor --help explained them."""
+    import evaluate
+
+    evaluate.print_report(sample_report())
+    out = capsys.readouterr().out
+    header = out.splitlines()[0].split()
+    assert header[1:7] == ["ok", "rec", "hit", "F", "CR", "s"], f"the table's columns changed: {header}"
+    legend = out[out.find("\nok: "):].split("\n\n")[0] if "\nok: " in out else ""
+    for term in ("REF!", "ANS!", "rec:", "hit:", "F:", "CR:", "s:"):
+        assert term in legend, f"expected a legend under the table that explains {term!r}; got {legend!r}"
+
+
 def test_claims_of_your_own_are_checked_alone_with_each_wrong_verdict_shown(tmp_path, capsys):
     """An outside tester could not check claims of their own: --claims read only the dev set's
     file, and with it swapped in, 30 fresh claims were mixed into the count without a word."""
@@ -169,7 +183,8 @@ def test_claims_of_your_own_are_checked_alone_with_each_wrong_verdict_shown(tmp_
     evaluate.main(["--claims", str(mine)])
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("mine.jsonl") and "claims 3 " in lines[0], f"expected one line for the file's 3 claims, got {lines}"
-    assert "number 1.000" in lines[0] and "paraphrase 1.000" in lines[0], f"expected accuracy per edit: {lines[0]}"
+    assert "number 1.000 (1)" in lines[0] and "paraphrase 1.000 (1)" in lines[0], (
+        f"expected accuracy per edit, with how many claims each is of: {lines[0]}")
     wrong = [line for line in lines[1:] if "The operating margin was 21%." in line]
     assert len(wrong) == 1 and "Yes" in wrong[0] and "labelled not supported" in wrong[0], (
         f"expected the one claim whose verdict differs from its label listed with both, got {lines[1:]}")
