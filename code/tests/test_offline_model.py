@@ -28,6 +28,13 @@ def test_answers_with_the_sentence_that_holds_the_fact_not_the_heading_or_anothe
     assert ask("What was the operating margin in Q3 2024?") == "The operating margin was 21%, compared with 17% in Q3 2023 [c2]."
 
 
+def test_a_full_stop_set_apart_leaves_one_space_before_the_citation():
+    """A PDF's layout can set a sentence's full stop apart ("... of 10M Ω ."); the citation then
+    came after two spaces (an outside tester: "10M Ω  [c14].")."""
+    reply = ask("What is the input impedance?", context="[c0] Both inputs have an input impedance of 10M Ω .")
+    assert reply == "Both inputs have an input impedance of 10M Ω [c0].", f"expected one space before [c0]; got {reply!r}"
+
+
 def test_what_is_asked_comes_after_the_wh_word_not_from_the_clause_that_sets_conditions():
     """A fifth outside tester's question: its rarest key term ("disks") came from the conditions,
     and the sentence about disk striping was quoted instead of the expected throughput."""
