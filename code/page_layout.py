@@ -126,44 +126,62 @@ def _draws_forms(page) -> bool:
 
 def strip_running_lines(pages: list[str], edge: int = 2, printed: list[str] | None = None) -> list[str]:
     """Drop running headers, footers and page numbers: lines within `edge` lines of a page's
-    top or bottom that repeat (digits ignored) on at least a third of the pages, and not in the
-    body of those pages (then they are rows of a table or a list); and, with `printed` (each
-    page's printed number), a page's own number alone on its first or last line, as a chapter's
-    first page prints it. Left in, they glue themselves to sentences ("one of: 41.") and repeat
-    in every chunk."""
+    top or bottom that repeat (digits ignored) on at least a third of the pages, or, with the
+    page's number at either end, on a third of the pages of the stretch they run over (a
+    chapter's head: "Chapter 5: MPFR Interface 15"), and not in the body of those pages (then
+    they are rows of a table or a list); and, with `printed` (each page's printed number), a
+    page's own number alone on its first or last line, as a chapter's first page prints it. Left
+    in, they glue themselves to sentences ("one of: 41.") and repeat in every chunk."""
     if printed:
         shift = _number_shift(pages)
         pages = [_without_own_number(page, {label, str(n - shift)}) for n, (page, label) in enumerate(zip(pages, printed), 1)]
     if len(pages) < 3:
         return pages
 
-    def key(line: str) -> str:
-        return re.sub(r"\d+", "#", line.strip().lower())
-
     def depth(lines: list[str]) -> int:
         # A page needs a body between its edges, so short pages have shallower edges.
         return min(edge, (len(lines) - 1) // 2)
 
     split = [page.split("\n") for page in pages]
-    counts: dict[str, int] = {}
-    for lines in split:
+    seen: dict[str, list[int]] = {}  # each edge line's keys: the pages it is on
+    for number, lines in enumerate(split):
         d = depth(lines)
-        if d:
-            # No length limit: a wiki's printout heads pages with a 105-character address line.
-            for k in {key(ln) for ln in lines[:d] + lines[-d:] if ln.strip()}:
-                counts[k] = counts.get(k, 0) + 1
-    # A third, not a half: a book's running heads alternate (the title on even pages, the
-    # authors or the chapter on odd ones), and title and chapter pages have none.
-    running = {k for k, n in counts.items() if n >= max(3, len(pages) / 3)}
+        # No length limit: a wiki's printout heads pages with a 105-character address line.
+        for k in {k for ln in (lines[:d] + lines[-d:] if d else []) if ln.strip() for k in _edge_keys(ln)}:
+            seen.setdefault(k, []).append(number)
+    running = {k for k, on in seen.items() if _running(k, on, len(pages))}
     cleaned = []
     for lines in split:
         d = depth(lines)
-        here = running - {key(ln) for ln in lines[d:-d]} if d else set()
+        here = running - {k for ln in lines[d:-d] for k in _edge_keys(ln)} if d else set()
         if here:
-            lines = ([ln for ln in lines[:d] if key(ln) not in here] + lines[d:-d]
-                     + [ln for ln in lines[-d:] if key(ln) not in here])
+            lines = ([ln for ln in lines[:d] if not _edge_keys(ln) & here] + lines[d:-d]
+                     + [ln for ln in lines[-d:] if not _edge_keys(ln) & here])
         cleaned.append("\n".join(lines))
     return cleaned
+
+
+# A page number at either end of a line: "Chapter 5: MPFR Interface 15", "16 Chapter 4. Resources".
+_EDGE_NUMBER = re.compile(r"^\d+\s+|\s+\d+\.?$")
+
+
+def _edge_keys(line: str) -> set[str]:
+    """A line's key with its digits ignored, and, when a page number stands at one of its ends,
+    its key with only that number left out ("§" marks it): "1.10 Migration to 2.1.0 9" and
+    "1.20 Migration to 2.21.0 11" are two headings, not one running head."""
+    text = line.strip().lower()
+    keys = {re.sub(r"\d+", "#", text)}
+    if _EDGE_NUMBER.search(text):
+        keys.add("\u00a7" + _EDGE_NUMBER.sub("", text))
+    return keys
+
+
+def _running(key: str, on: list[int], n_pages: int) -> bool:
+    """A third, not a half: a book's running heads alternate (the title on even pages, the
+    authors or the chapter on odd ones), and title and chapter pages have none. A chapter's head
+    (a "§" key) runs over its own pages only: a third of those from its first to its last."""
+    stretch = on[-1] - on[0] + 1 if key.startswith("\u00a7") else n_pages
+    return len(on) >= max(3, stretch / 3)
 
 
 def _number_shift(pages: list[str], edge: int = 2) -> int:

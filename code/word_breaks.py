@@ -89,8 +89,9 @@ def _codes(string) -> bytes:
 class WordBreaks:
     """pypdf's `visitor_operand_before` for one page: follows the pen from string to string (the
     text matrix pypdf hands over is where the last Td or Tm put it, not where the last string
-    ended), and where the pen moved on by WORD_GAP or more on the same line, lets pypdf write a
-    space (a leading gap before the next TJ's first string)."""
+    ended), and where the pen moved on by WORD_GAP or more on the same line, or back to more than
+    an em before the last string began, lets pypdf write a space (a leading gap before the next
+    TJ's first string)."""
 
     def __init__(self, page):
         try:
@@ -100,7 +101,7 @@ class WordBreaks:
         self.widths: dict = {}
         self.state = (None, 0.0, 0.0, 0.0, 1.0)  # font widths, size, Tc, Tw, horizontal scale
         self.saved: list = []
-        self.end = None  # (x, y, em, last code was a space) where the last string ended, device space
+        self.end = None  # (x, y, em, last code was a space, start x) of the last string's end, device space
         self.moved = True
 
     def __call__(self, operator, operands, cm, tm) -> None:
@@ -152,15 +153,17 @@ class WordBreaks:
         spaced_before = items[:1] == [float(-_FAR)]  # by an earlier reading of the same page
         if can_space and moved and self.end and not spaced_before and self._word_break(x, y, em, items, font[2]):
             items[:0] = [float(-_FAR), float(_FAR)]
-        self.end = (x + self._advance(items) * scale, y, em, self._ends_in_space(items, font[2]))
+        self.end = (x + self._advance(items) * scale, y, em, self._ends_in_space(items, font[2]), x)
 
     def _word_break(self, x: float, y: float, em: float, items: list, code_bytes: int) -> bool:
-        end_x, end_y, end_em, spaced = self.end
+        """On the same line, a gap of WORD_GAP or more after the last string, or a start more than
+        an em before the last string's own (a label set flush right, then the line's text)."""
+        end_x, end_y, end_em, spaced, start_x = self.end
         unit = max(em, end_em)
         first = next((_codes(item) for item in items if isinstance(item, (str, bytes))), b"")
         starts_spaced = code_bytes == 1 and first[:1] == b" "
-        return (abs(y - end_y) < SAME_LINE * unit and (x - end_x) * 1000 >= WORD_GAP * unit
-                and not spaced and not starts_spaced)
+        apart = (x - end_x) * 1000 >= WORD_GAP * unit or x < start_x - unit
+        return abs(y - end_y) < SAME_LINE * unit and apart and not spaced and not starts_spaced
 
     def _advance(self, items: list) -> float:
         """How far the strings and gaps move the pen, in text space (PDF 32000-1, 9.4.4)."""

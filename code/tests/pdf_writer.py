@@ -128,6 +128,18 @@ def write_moved_words_pdf(path: str | Path, words: list[str], gap: float = 0.2, 
     return path
 
 
+def write_label_first_pdf(path: str | Path, label: str, line: str) -> Path:
+    """One line drawn label first: `label` set flush right, then the pen goes back to the left
+    margin on the same baseline for `line`, as Texinfo sets "[Function]" beside a definition.
+    Widths as in write_moved_words_pdf."""
+    path = Path(path)
+    ops = (f"BT /F1 {_FONT_SIZE} Tf {_WIDTH - _MARGIN - len(label) * _FONT_SIZE / 2:.3f} {_HEIGHT - _MARGIN} Td "
+           f"[({_escape(label)})] TJ {-(_WIDTH - 2 * _MARGIN - len(label) * _FONT_SIZE / 2):.3f} 0 Td [({_escape(line)})] TJ ET")
+    widths = " ".join(["500"] * 95)
+    _write(path, [ops.encode("latin-1")], _HELVETICA[:-2] + f"/FirstChar 32 /LastChar 126 /Widths [{widths}] >>".encode())
+    return path
+
+
 def write_image_only_pdf(path: str | Path, n_pages: int = 1) -> Path:
     """A PDF whose pages hold only drawn shapes, like a scan: no extractable text."""
     path = Path(path)

@@ -6,7 +6,8 @@ import pytest
 
 from pdf_loader import SAMPLE_DOC, PDFLoadError, clean_text, load_pdf, load_pdf_pages
 from pdf_writer import (write_blank_pdf, write_encrypted_pdf, write_font_codes_pdf, write_form_pdf, write_image_only_pdf,
-                        write_moved_words_pdf, write_pdf, write_truncated_pdf, write_word_gaps_pdf)
+                        write_label_first_pdf, write_moved_words_pdf, write_pdf, write_truncated_pdf,
+                        write_word_gaps_pdf)
 from textutils import split_sentences
 
 PAGES = ["Q3 revenue was 4.2M, up 8% YoY.\n\nOperating margin was 21%.", "A Berlin office opened in July."]
@@ -87,6 +88,9 @@ def test_words_the_pen_moves_apart_are_read_as_words(tmp_path):
     words = "Selections are processed by the keyring maintainers".split()
     text = load_pdf_pages(write_moved_words_pdf(tmp_path / "moved.pdf", words))[0]
     assert " ".join(words) in text, f"expected the words the pen moved 0.2 em apart as words; got {text!r}"
+    # A label set flush right first, then the line from the left margin (Texinfo's "[Function]").
+    text = load_pdf_pages(write_label_first_pdf(tmp_path / "label.pdf", "[Function]", "int mpfr_init2 (mpfr_t x)"))[0]
+    assert "[Function] int" in text, f"expected the label and the line it was drawn before as two words; got {text!r}"
 
 
 def test_glued_text_is_told_apart_from_prose_urls_and_scripts_without_spaces():
@@ -135,6 +139,24 @@ def test_running_heads_that_alternate_between_odd_and_even_pages_are_dropped(tmp
     read = load_pdf_pages(write_pdf(tmp_path / "book.pdf", pages))
     kept = [page for page in read[1:] if any(head in page for head in heads)]
     assert not kept, f"expected the alternating heads dropped; still there: {kept[:2]}"
+
+
+def test_a_chapters_running_head_is_dropped_where_the_chapter_runs(tmp_path):
+    """A manual heads its odd pages with the chapter and the page number ("Chapter 5: MPFR
+    Interface 15"), so each head runs over its own chapter only, under a third of the book; left
+    in, answers quoted it inside a sentence (an outside tester, the MPFR manual). Numbered
+    section headings that differ only in their numbers ("1.10 Migration to 2.1.0") stay."""
+    topics = [f"topic {word}" for word in "ab cd ef gh ij kl mn op qr st uv wx yz".split()]
+    pages = []
+    for n, t in enumerate(topics, start=1):
+        head = (f"Chapter 1: Getting Started {n}" if n <= 5 else f"{n} Guide" if n % 2 == 0
+                else f"1.{n} Migration to release 2.{n}.0")
+        pages.append(f"{head}\n\nThis page says {t}.\n\nIt ends on {t} too." if n % 2 or n > 5
+                     else f"This page says {t}.\n\nIt ends on {t} too.")
+    read = load_pdf_pages(write_pdf(tmp_path / "manual.pdf", pages))
+    assert not any("Getting Started" in page for page in read), f"expected the chapter's head dropped: {read[:3]}"
+    kept = [n for n in (7, 9, 11, 13) if f"Migration to release 2.{n}.0" in read[n - 1]]
+    assert kept == [7, 9, 11, 13], f"expected each numbered section heading kept; kept those of pages {kept}"
 
 
 def test_a_running_head_longer_than_a_short_line_is_dropped_too(tmp_path):
