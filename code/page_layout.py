@@ -125,13 +125,13 @@ def _draws_forms(page) -> bool:
 
 
 def strip_running_lines(pages: list[str], edge: int = 2, printed: list[str] | None = None) -> list[str]:
-    """Drop running headers, footers and page numbers: lines within `edge` lines of a page's
-    top or bottom that repeat (digits ignored) on at least a third of the pages, or, with the
-    page's number at either end, on a third of the pages of the stretch they run over (a
-    chapter's head: "Chapter 5: MPFR Interface 15"), and not in the body of those pages (then
-    they are rows of a table or a list); and, with `printed` (each page's printed number), a
-    page's own number alone on its first or last line, as a chapter's first page prints it. Left
-    in, they glue themselves to sentences ("one of: 41.") and repeat in every chunk."""
+    """Drop running heads, footers and page numbers: lines within `edge` lines of a page's top or
+    bottom that repeat (digits ignored) on a third of the pages, or, with a page number at one end,
+    on a third of the pages they run over (a chapter's head, "Chapter 5: MPFR Interface 15"), unless
+    in the body of those pages (rows of a table); with `printed` (each page's printed number), a
+    page's own number alone on its first or last line; and margin line numbers. Left in, they glue
+    themselves to sentences ("one of: 41.") and repeat in every chunk."""
+    pages = [_without_line_numbers(page) for page in pages]
     if printed:
         shift = _number_shift(pages)
         pages = [_without_own_number(page, {label, str(n - shift)}) for n, (page, label) in enumerate(zip(pages, printed), 1)]
@@ -161,25 +161,37 @@ def strip_running_lines(pages: list[str], edge: int = 2, printed: list[str] | No
     return cleaned
 
 
+# Margin line numbers (a specification's) come out as lines that each hold one number, one more
+# than the line before: this many in a row are numbering, not text.
+LINE_NUMBER_RUN = 5
+
+
+def _without_line_numbers(page: str) -> str:
+    lines, drop, start = page.split("\n"), set(), 0
+    for n in range(1, len(lines) + 1):
+        if n < len(lines) and lines[n].strip().isdigit() and lines[n - 1].strip().isdigit() \
+                and int(lines[n]) == int(lines[n - 1]) + 1:
+            continue  # the run goes on
+        if n - start >= LINE_NUMBER_RUN:
+            drop.update(range(start, n))
+        start = n
+    return "\n".join(line for n, line in enumerate(lines) if n not in drop) if drop else page
+
+
 # A page number at either end of a line: "Chapter 5: MPFR Interface 15", "16 Chapter 4. Resources".
 _EDGE_NUMBER = re.compile(r"^\d+\s+|\s+\d+\.?$")
 
 
 def _edge_keys(line: str) -> set[str]:
-    """A line's key with its digits ignored, and, when a page number stands at one of its ends,
-    its key with only that number left out ("§" marks it): "1.10 Migration to 2.1.0 9" and
-    "1.20 Migration to 2.21.0 11" are two headings, not one running head."""
+    """A line's key, digits ignored, and with a page number at one end, its key less that number
+    ("§"): "1.10 Migration to 2.1.0 9" and "1.20 Migration to 2.21.0 11" are two headings."""
     text = line.strip().lower()
-    keys = {re.sub(r"\d+", "#", text)}
-    if _EDGE_NUMBER.search(text):
-        keys.add("\u00a7" + _EDGE_NUMBER.sub("", text))
-    return keys
+    return {re.sub(r"\d+", "#", text)} | ({"\u00a7" + _EDGE_NUMBER.sub("", text)} if _EDGE_NUMBER.search(text) else set())
 
 
 def _running(key: str, on: list[int], n_pages: int) -> bool:
-    """A third, not a half: a book's running heads alternate (the title on even pages, the
-    authors or the chapter on odd ones), and title and chapter pages have none. A chapter's head
-    (a "§" key) runs over its own pages only: a third of those from its first to its last."""
+    """A third, not a half: a book's running heads alternate (title, then authors or chapter), and
+    a chapter's head (a "§" key) runs over its own pages: a third of those from first to last."""
     stretch = on[-1] - on[0] + 1 if key.startswith("\u00a7") else n_pages
     return len(on) >= max(3, stretch / 3)
 

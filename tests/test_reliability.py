@@ -1105,6 +1105,21 @@ def test_a_page_tree_that_repeats_one_page_is_refused_before_its_text_is_read(tm
         load_pdf_pages(pdf)
 
 
+def test_margin_line_numbers_are_dropped(tmp_path):
+    """A specification numbers its lines in the margin, and pypdf gives the numbers as a column
+    of lines after the page's text ("6 / 27 99 100 101 ..."), which ended up inside chunks (an
+    outside tester, aprx's requirement specification). A run of five or more lines, each one
+    number more than the last, is numbering; a short list of numbers stays."""
+    topics = ["heard on RF", "sent to APRSIS", "relayed by the digipeater"]
+    pages = [[f"Gate all packets {t}.", "", "Three cases are kept."] + [str(n) for n in range(99 + 20 * k, 119 + 20 * k)]
+             for k, t in enumerate(topics)]
+    pages.append(["Counts.", "", "1", "2", "3", "", "That is all."])
+    read = load_pdf_pages(text_pdf(tmp_path / "spec.pdf", pages))
+    assert all("100" not in page and "119" not in page and f"Gate all packets {t}" in page
+               for page, t in zip(read, topics)), f"expected the line numbers dropped; got {read[0]!r}"
+    assert "1\n2\n3" in read[3], f"a short run of numbers is text; got {read[3]!r}"
+
+
 def test_a_line_ending_in_a_hyphen_is_not_taken_for_a_heading(tmp_path):
     """An auditor's "Berlin-" / "Brandenburg" lines were read as "Berlin-. Brandenburg": the
     short line ending in a hyphen was marked as a heading. A line ending in "-" goes on, and
