@@ -169,7 +169,7 @@ LINE_NUMBER_RUN = 5
 def _without_line_numbers(page: str) -> str:
     lines, drop, start = page.split("\n"), set(), 0
     for n in range(1, len(lines) + 1):
-        if n < len(lines) and lines[n].strip().isdigit() and lines[n - 1].strip().isdigit() \
+        if n < len(lines) and lines[n].strip().isdecimal() and lines[n - 1].strip().isdecimal() \
                 and int(lines[n]) == int(lines[n - 1]) + 1:
             continue  # the run goes on
         if n - start >= LINE_NUMBER_RUN:
