@@ -230,10 +230,22 @@ def installed_version() -> str:
         return "(not installed: run pip install -e . in the project folder)"
 
 
+class _VersionAction(argparse.Action):
+    """--version, looked up only when asked for: reading the installed metadata costs every run
+    about 25 ms, and argparse's own version action wants the text when the flag is added."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, **kwargs):
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help="show the version and exit")
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(f"{parser.prog} {installed_version()}")
+        parser.exit()
+
+
 def add_pipeline_flags(parser: argparse.ArgumentParser) -> None:
     """The flags shared by rag.py and evaluate.py (config.FLAGS, each overriding its Config
     field), and --version."""
-    parser.add_argument("--version", action="version", version=f"%(prog)s {installed_version()}")
+    parser.add_argument("--version", action=_VersionAction)
     for name, (flag, help_text) in FLAGS.items():
         kind = type(getattr(Config, name))
         metavar = None if name in CHOICES else flag.lstrip("-").replace("-", "_").upper()
