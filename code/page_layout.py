@@ -143,20 +143,20 @@ def strip_running_lines(pages: list[str], edge: int = 2, printed: list[str] | No
         return min(edge, (len(lines) - 1) // 2)
 
     split = [page.split("\n") for page in pages]
+    keys = [[_edge_keys(ln) for ln in lines] for lines in split]  # read once, used twice
     seen: dict[str, list[int]] = {}  # each edge line's keys: the pages it is on
-    for number, lines in enumerate(split):
+    for number, (lines, their) in enumerate(zip(split, keys)):
         d = depth(lines)
         # No length limit: a wiki's printout heads pages with a 105-character address line.
-        for k in {k for ln in (lines[:d] + lines[-d:] if d else []) if ln.strip() for k in _edge_keys(ln)}:
+        for k in {k for n, ln in enumerate(lines) if d and ln.strip() and not d <= n < len(lines) - d for k in their[n]}:
             seen.setdefault(k, []).append(number)
     running = {k for k, on in seen.items() if _running(k, on, len(pages))}
     cleaned = []
-    for lines in split:
+    for lines, their in zip(split, keys):
         d = depth(lines)
-        here = running - {k for ln in lines[d:-d] for k in _edge_keys(ln)} if d else set()
+        here = running - {k for ks in their[d:-d] for k in ks} if d else set()
         if here:
-            lines = ([ln for ln in lines[:d] if not _edge_keys(ln) & here] + lines[d:-d]
-                     + [ln for ln in lines[-d:] if not _edge_keys(ln) & here])
+            lines = [ln for n, ln in enumerate(lines) if d <= n < len(lines) - d or not their[n] & here]
         cleaned.append("\n".join(lines))
     return cleaned
 

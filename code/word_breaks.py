@@ -150,20 +150,22 @@ class WordBreaks:
         else:
             return  # the pen's place is unknown (after a string this reading could not measure) until it moves
         em = size * scale
+        texts = [code for code in (_codes(item) for item in items if isinstance(item, (str, bytes))) if code]
         spaced_before = items[:1] == [float(-_FAR)]  # by an earlier reading of the same page
-        if can_space and moved and self.end and not spaced_before and self._word_break(x, y, em, items, font[2]):
+        starts_spaced = font[2] == 1 and bool(texts) and texts[0][:1] == b" "
+        if can_space and moved and self.end and not spaced_before and not starts_spaced and self._word_break(x, y, em):
             items[:0] = [float(-_FAR), float(_FAR)]
-        self.end = (x + self._advance(items) * scale, y, em, self._ends_in_space(items, font[2]), x)
+        ends_spaced = font[2] == 1 and bool(texts) and texts[-1][-1:] == b" "
+        self.end = (x + self._advance(items) * scale, y, em, ends_spaced, x)
 
-    def _word_break(self, x: float, y: float, em: float, items: list, code_bytes: int) -> bool:
-        """On the same line, a gap of WORD_GAP or more after the last string, or a start more than
-        an em before the last string's own (a label set flush right, then the line's text)."""
+    def _word_break(self, x: float, y: float, em: float) -> bool:
+        """On the same line, a gap of WORD_GAP or more after the last string (which did not end in
+        a space), or a start more than an em before the last string's own (a label set flush
+        right, then the line's text)."""
         end_x, end_y, end_em, spaced, start_x = self.end
         unit = max(em, end_em)
-        first = next((_codes(item) for item in items if isinstance(item, (str, bytes))), b"")
-        starts_spaced = code_bytes == 1 and first[:1] == b" "
         apart = (x - end_x) * 1000 >= WORD_GAP * unit or x < start_x - unit
-        return abs(y - end_y) < SAME_LINE * unit and apart and not spaced and not starts_spaced
+        return abs(y - end_y) < SAME_LINE * unit and apart and not spaced
 
     def _advance(self, items: list) -> float:
         """How far the strings and gaps move the pen, in text space (PDF 32000-1, 9.4.4)."""
@@ -181,11 +183,6 @@ class WordBreaks:
                 spaces = 0
             advance += (total / 1000 * size + len(codes) // code_bytes * tc + spaces * tw) * th
         return advance
-
-    @staticmethod
-    def _ends_in_space(items: list, code_bytes: int) -> bool:
-        strings = [_codes(item) for item in items if isinstance(item, (str, bytes)) and _codes(item)]
-        return bool(strings) and code_bytes == 1 and strings[-1][-1:] == b" "
 
 
 def main(argv: list[str] | None = None) -> None:
