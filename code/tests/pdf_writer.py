@@ -107,6 +107,10 @@ def write_word_gaps_pdf(path: str | Path, words: list[str], gap: int = 317) -> P
     return path
 
 
+# Every glyph, character 32 included, half an em wide: TeX's T1 fonts, whose 32 is a visible space.
+_HALF_EM_FONT = _HELVETICA[:-2] + b"/FirstChar 32 /LastChar 126 /Widths [" + b" ".join([b"500"] * 95) + b"] >>"
+
+
 def write_moved_words_pdf(path: str | Path, words: list[str], gap: float = 0.2, kern: float = 0.04) -> Path:
     """One line whose words are drawn one by one: the pen moved on (Td) by `gap` em after each
     word, as TeX sets a word in another font (a link, a command name), except that the last two
@@ -123,8 +127,7 @@ def write_moved_words_pdf(path: str | Path, words: list[str], gap: float = 0.2, 
         ops.append(f"{len(before) * half + gap * size:.3f} 0 Td [({_escape(word)})] TJ")
         before = word
     ops.append(f"0 0 1 rg [{-gap * 1000:.0f} ({_escape(words[-1])})] TJ ET")
-    widths = " ".join(["500"] * 95)
-    _write(path, ["\n".join(ops).encode("latin-1")], _HELVETICA[:-2] + f"/FirstChar 32 /LastChar 126 /Widths [{widths}] >>".encode())
+    _write(path, ["\n".join(ops).encode("latin-1")], _HALF_EM_FONT)
     return path
 
 
@@ -135,8 +138,7 @@ def write_label_first_pdf(path: str | Path, label: str, line: str) -> Path:
     path = Path(path)
     ops = (f"BT /F1 {_FONT_SIZE} Tf {_WIDTH - _MARGIN - len(label) * _FONT_SIZE / 2:.3f} {_HEIGHT - _MARGIN} Td "
            f"[({_escape(label)})] TJ {-(_WIDTH - 2 * _MARGIN - len(label) * _FONT_SIZE / 2):.3f} 0 Td [({_escape(line)})] TJ ET")
-    widths = " ".join(["500"] * 95)
-    _write(path, [ops.encode("latin-1")], _HELVETICA[:-2] + f"/FirstChar 32 /LastChar 126 /Widths [{widths}] >>".encode())
+    _write(path, [ops.encode("latin-1")], _HALF_EM_FONT)
     return path
 
 
