@@ -83,6 +83,18 @@ def ranking(folder: Path, query: str, n: int) -> list[tuple[str, float]]:
     return [(ids[i], score) for i, score in _scored(model, query)[:n]]
 
 
+def vocabulary(folder: Path) -> dict[str, int]:
+    """Every term the document's BM25 index holds, and how many of its chunks hold it."""
+    return _vocabulary(str(folder), (folder / _IDS).stat().st_mtime)
+
+
+@lru_cache(maxsize=256)
+def _vocabulary(folder: str, stamp: float) -> dict[str, int]:
+    model, _ = _load(folder, stamp)
+    starts = model.scores["indptr"]  # the chunks holding term i are entries starts[i]:starts[i + 1]
+    return {term: int(starts[i + 1] - starts[i]) for term, i in model.vocab_dict.items() if i + 1 < len(starts)}
+
+
 def rank_texts(texts: list[str], query: str) -> list[int]:
     """The positions of the `texts` that share a word with `query`, best BM25 score first: an
     index in memory, for a few texts (the context's windows), never saved."""

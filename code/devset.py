@@ -28,18 +28,19 @@ CLAIMS_SEED = "claims-20240611"
 SPLITS = ("tune", "heldout", "fresh")
 
 
-def run(cfg: Config, progress: bool = False, splits: tuple[str, ...] = SPLITS) -> dict:
+def run(cfg: Config, progress: bool = False, splits: tuple[str, ...] = SPLITS, rewrite=None) -> dict:
     """Every dev-set document evaluated once: {"summary": {document or "overall": {split: summary}}},
     "results": [each question's result, with its "document" and "split"]}; a split appears where
     the document has questions in it. Only the questions of `splits` are asked, so a change can
-    be tried on the tuning half without a look at the others."""
+    be tried on the tuning half without a look at the others. `rewrite(question item)`, if
+    given, is the item as asked instead (tools/typo_devset.py: the questions misspelt)."""
     files = sorted(DEVSET.glob("*.questions.jsonl"))
     pdfs = [DEVSET / "pdfs" / f.name.replace(".questions.jsonl", ".pdf") for f in files]
     if not files or not all(p.is_file() for p in pdfs):
         raise RAGError(f"the dev set PDFs are missing from {DEVSET / 'pdfs'}: run python tools/fetch_devset.py")
     table, pooled, everything = {}, {split: [] for split in splits}, []
     for path, pdf in zip(files, pdfs):
-        questions = [q for q in load_questions(path) if q.get("split") in splits]
+        questions = [rewrite(q) if rewrite else q for q in load_questions(path) if q.get("split") in splits]
         if not questions:
             continue
         results = evaluate(questions, [pdf], cfg, progress=progress)["results"]

@@ -51,6 +51,7 @@ def to_json(result, cfg: Config) -> dict:
         "model": cfg.model,
         "embedding_model": cfg.embedding_model,
         "search": result.search,
+        "spelling": result.spelling,
         "retrieval": cfg.retrieval,
         # The chunk text the model was given (whole_sentences completes a cut sentence at its
         # edges; fit_to_budget may keep only part of a chunk).
@@ -78,6 +79,8 @@ def print_text(result, cfg: Config, show_context: bool = False, refusal_hint: st
         say(f"index {document['index']}: {document['source']} ({document['chunks']} chunks, "
               f"{document['seconds']:.2f} s)", file=sys.stderr)
     say(f"Q: {data['question']}")
+    if data["spelling"]:
+        say("   (read " + ", ".join(f'"{typed}" as "{read}"' for typed, read in data["spelling"].items()) + ")")
     say(f"A: {data['answer']}")
     gate = data["gate"]
     if not gate["passed"]:

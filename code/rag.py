@@ -35,6 +35,7 @@ from faithfulness import FaithfulnessReport, check_faithfulness, split_claims
 from generator import Answer, answer, build_prompt
 from pdf_loader import SAMPLE_PDF, glued_warning
 from retriever import retrieve
+from spelling import document_words, misspelt, respelled
 from store import get_client, store_errors, usable_store
 from textutils import same_family, terms
 
@@ -57,6 +58,7 @@ class Result:
     citations: list[dict] = field(default_factory=list)
     uncited: list[str] = field(default_factory=list)
     search: str = ""  # what retrieval searched for: the question, or a follow-up completed
+    spelling: dict = field(default_factory=dict)  # a misspelt word of the question: the word read instead
     documents: list[dict] = field(default_factory=list)  # each file: reused or built, chunks (a warning if glued)
     skipped: list[dict] = field(default_factory=list)  # each file that could not be read: path, why
 
@@ -118,8 +120,9 @@ def ask(documents: list[Document], question: str, cfg: Config, search: str | Non
     with when it differs from the question (a follow-up completed from the conversation)."""
     clock = Clock()
     question = validate_question(question, cfg)
-    search = search or question
     with store_errors(cfg, "retrieving"):
+        spelling = misspelt(question, document_words([d.collection for d in documents], cfg))
+        search = respelled(search or question, spelling)
         retrieved = retrieve([d.collection for d in documents], search, cfg.top_k, cfg)   # 4
     clock.lap("retrieve")
     decision = gate(retrieved, documents, cfg, search)                                      # 5
@@ -148,7 +151,7 @@ def ask(documents: list[Document], question: str, cfg: Config, search: str | Non
     clock.lap("verify")
     citations, uncited = resolve_citations(result_answer, context)                          # 9
     return Result(question, result_answer, retrieved, context, report, decision, clock.laps,
-                  citations, uncited, search)
+                  citations, uncited, search, spelling)
 
 
 def run(question: str = DEFAULT_QUESTION, pdfs: list[str] | None = None, cfg: Config | None = None,
