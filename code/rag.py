@@ -11,7 +11,8 @@
     1. load each PDF         pdf_loader.read_pdf                }  documents.index_documents:
     2. chunk it              chunker.chunk_pages (your M1)      }  once per file, then reused
     3. embed and index it    embedding_helpers, retriever, bm25 }
-    4. retrieve              retriever.retrieve (M2)
+    4. retrieve              retriever.retrieve (M2), misspelt words first read as the
+                             documents' (spelling.misspelt)
     5. gate                  refuse, without calling the model, when nothing is relevant enough
     6. fit the context       budget.whole_sentences, budget.fit_to_budget
     7. answer with ids       generator.answer (your M3, M4)
