@@ -142,7 +142,7 @@ def _turn(documents, question: str, cfg: Config, ask, state: dict) -> None:
         print(f"error: {exc}", file=sys.stderr)
         return
     record = output.to_json(result, cfg)
-    if result.search != question:
+    if result.completed():
         record["borrowed"] = borrowed(question, state["last"])
         print(f'(searched for: {question}, with "{" ".join(record["borrowed"])}" from the last question)')
     output.print_text(result, cfg)

@@ -105,11 +105,11 @@ def run_dialogue(dialogue: dict, documents, cfg: Config) -> list[dict]:
     records, last = [], None
     for n, turn in enumerate(dialogue["turns"], start=1):
         result, last = chat.respond(documents, turn["question"], last, cfg, rag.ask)
-        alone = result if result.search == result.question else rag.ask(documents, turn["question"], cfg)
+        alone = rag.ask(documents, turn["question"], cfg) if result.completed() else result
         records.append({"dialogue": dialogue["name"], "split": dialogue["split"], "turn": n,
                         "question": turn["question"], "followup": turn["followup"],
                         "answerable": turn["answerable"], "reference": turn["answer"],
-                        "search": result.search, "completed": result.search != result.question,
+                        "search": result.search, "completed": result.completed(),
                         **score(turn, result),
                         "alone": score(turn, alone)})
     return records

@@ -63,6 +63,10 @@ class Result:
     documents: list[dict] = field(default_factory=list)  # each file: reused or built, chunks (a warning if glued)
     skipped: list[dict] = field(default_factory=list)  # each file that could not be read: path, why
 
+    def completed(self) -> bool:
+        """Was the search completed from the conversation (more than the question, respelled)?"""
+        return self.search != respelled(self.question, self.spelling)
+
 
 class Clock:
     """Seconds per stage, for the timings shown with every answer."""

@@ -119,6 +119,18 @@ def test_sources_after_a_refusal_says_the_last_answer_cited_nothing(monkeypatch,
     assert code == 0 and out.rstrip().endswith("(the last answer cited nothing)\n\n>"), out[-300:]
 
 
+def test_a_misspelt_question_in_chat_is_read_respelled_not_taken_for_a_follow_up(monkeypatch, capsys):
+    """A typo makes the search differ from the question: that is no follow-up, with or without a
+    turn before it (with none, --chat used to fail looking for the last question's words)."""
+    monkeypatch.setattr("sys.stdin", io.StringIO("What was the operting margin in Q3?\nWhat was the Q3 revnue?\n\n"))
+    code, out, err = cli(["--chat"], capsys)
+    assert code == 0, err
+    for typed, read in (("operting", "operating"), ("revnue", "revenue")):
+        assert f'(read "{typed}" as "{read}")' in out, f"expected the reading of {typed!r} shown:\n{out}"
+    assert "(searched for:" not in out, f"a respelled question is not a follow-up:\n{out}"
+    assert "21%" in out and "4.2M" in out, f"expected both questions answered:\n{out}"
+
+
 def _ctrl_c_as_a_terminal_sends_it():
     # A shell starts background jobs (`pytest &`) with SIGINT ignored, and children inherit that;
     # these tests are about what Ctrl-C does, so the child gets the terminal's default back.
