@@ -66,6 +66,19 @@ _COMPARISON = re.compile(r"(than|compared|versus|up from|down from)\b", re.I)
 _DEFINES = re.compile(r"(?:\S+ ){0,2}?(is|are|means|stands for|refers to|denotes)\b", re.I)
 
 
+# A number alone, or a size ("2000x2000"): found by its value. "1.3c", "R800" and "3b" are names.
+_PLAIN_NUMBER = r"\d[\d.,]*%?(?:x\d[\d.,]*)*"
+
+
+def is_plain_number(word: str) -> bool:
+    return bool(re.fullmatch(_PLAIN_NUMBER, word))
+
+
+def numbers_stated(text: str) -> set[str]:
+    """The values of the text's plain numbers: "0.0" states 0, "2000x2000" 2000, "3b" nothing."""
+    return {value for number in re.findall(rf"(?<![\w.,]){_PLAIN_NUMBER}(?!\w)", text) for value in numbers(number)}
+
+
 def without_condition(question: str) -> str:
     """The question less a clause that opens it with a condition ("When ..., ", "If ..., ")."""
     condition = _CONDITION.match(question)

@@ -285,6 +285,22 @@ def test_a_name_of_the_question_said_in_other_words_is_no_missing_name():
     assert reply == REFUSAL, f"expected a refusal: the context names the R300, not the R800; got {reply!r}"
 
 
+def test_a_number_of_the_question_is_found_by_its_value_a_version_as_written():
+    """An outside tester's "Will a light with radius 0 show up ...?" was refused beside "Lights of
+    radius 0.0 will not be directly visible": the question's number was looked for as written. A
+    number is there by its value ("0" in "0.0", "2000" in "2000x2000"); a version with a letter is
+    a name ("1.3c" is not "1.3"), and a clause number is no number ("3" is not in "3b")."""
+    context = ("[c0] Lights of radius 0.0 will not be directly visible in the rendered scene.\n"
+               "[c1] A picture of 2000x2000 pixels needs 60 MB of memory.")
+    reply = ask("Will a light with radius 0 be visible?", context=context)
+    assert "radius 0.0 will not be directly visible" in reply, f"expected 0 found as 0.0 and quoted; got {reply!r}"
+    reply = ask("How much memory does a 2000 by 2000 picture need?", context=context)
+    assert "60 MB" in reply, f"expected 2000 found in 2000x2000 and the memory quoted; got {reply!r}"
+    licence = "[c0] LPPL 1.3 is the license; changes are described in 3b above."
+    for question in ("What changed in LPPL 1.3c?", "Is it compatible with version 3 of the GPL?"):
+        assert ask(question, context=licence) == REFUSAL, f"expected a refusal of {question!r}, whose number the context lacks"
+
+
 def test_a_claim_word_said_in_other_words_is_covered_and_another_word_is_not():
     span = "Work on the parser began in 2019."
     assert supports(span, "Parser work started in 2019."), "expected 'started' to read as 'began'"
