@@ -83,16 +83,21 @@ def ranking(folder: Path, query: str, n: int) -> list[tuple[str, float]]:
     return [(ids[i], score) for i, score in _scored(model, query)[:n]]
 
 
-def vocabulary(folder: Path) -> dict[str, int]:
-    """Every term the document's BM25 index holds, and how many of its chunks hold it."""
-    return _vocabulary(str(folder), (folder / _IDS).stat().st_mtime)
+def vocabulary(folders: list[Path]) -> dict[str, int]:
+    """Every term the documents' BM25 indexes hold, and how many of their chunks hold it."""
+    return _vocabulary(tuple((str(folder), (folder / _IDS).stat().st_mtime) for folder in folders))
 
 
-@lru_cache(maxsize=256)
-def _vocabulary(folder: str, stamp: float) -> dict[str, int]:
-    model, _ = _load(folder, stamp)
-    starts = model.scores["indptr"]  # the chunks holding term i are entries starts[i]:starts[i + 1]
-    return {term: int(starts[i + 1] - starts[i]) for term, i in model.vocab_dict.items() if i + 1 < len(starts)}
+@lru_cache(maxsize=64)  # each question of a chat or an evaluation asks for the same documents' words
+def _vocabulary(folders: tuple[tuple[str, float], ...]) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for folder, stamp in folders:
+        model, _ = _load(folder, stamp)
+        starts = model.scores["indptr"]  # the chunks holding term i are entries starts[i]:starts[i + 1]
+        for term, i in model.vocab_dict.items():
+            if i + 1 < len(starts):
+                counts[term] = counts.get(term, 0) + int(starts[i + 1] - starts[i])
+    return counts
 
 
 def rank_texts(texts: list[str], query: str) -> list[int]:

@@ -9,8 +9,8 @@ vocabulary, read from their BM25 indexes (as stems, the form BM25 searches).
 
 Never changed: a word the dictionary knows, a capitalised word or one with digits or a hyphen
 (a name or a code typed on purpose: "R800" is no "R300"), a stop word or a word one slip from
-one (it searches for nothing), and a word with no neighbour in the documents (a question about what they never
-mention should still find nothing).
+one (it searches for nothing), and a word with no neighbour in the documents (a question about
+what they never mention should still find nothing).
 
 What it CANNOT do: mend a typo that makes another real word ("three" for "there"), two typos in
 one word, or a misspelt name.
@@ -45,11 +45,7 @@ def _dictionary():
 def document_words(collections, cfg: Config) -> dict[str, int]:
     """Every term (stemmed, as BM25 indexes it) of the documents behind `collections`, and in
     how many of their chunks it stands."""
-    counts: Counter = Counter()
-    for folder in (bm25_folder(c.name, cfg) for c in collections):
-        if bm25.exists(folder):
-            counts.update(bm25.vocabulary(folder))
-    return dict(counts)
+    return bm25.vocabulary([f for f in (bm25_folder(c.name, cfg) for c in collections) if bm25.exists(f)])
 
 
 def misspelt(question: str, vocabulary: dict[str, int]) -> dict[str, str]:
@@ -67,10 +63,13 @@ def misspelt(question: str, vocabulary: dict[str, int]) -> dict[str, str]:
         near = sorted(dictionary.edit_distance_1(word))
         held = [c for c in near if (t := terms(c)) and set(t) <= vocabulary.keys()]
         stop_words = [c for c in dictionary.known(near) if not terms(c)]
+        # One slip from a stop word ("whera", "wich"): most likely that word, which searches for
+        # nothing; unless a word the documents hold starts with it ("reportd": "report", "reported").
         if any(not any(c.startswith(stop) for c in held) for stop in stop_words):
-            continue  # one slip from a stop word ("whera", "wich"): most likely that word, which searches for nothing
+            continue
         if held:
-            fixes[word] = max(held, key=lambda c: (bool(dictionary.known([c])), min(vocabulary[t] for t in terms(c)),
+            fixes[word] = max(held, key=lambda c: (bool(dictionary.known([c])),
+                                                    min(vocabulary[t] for t in terms(c)),
                                                     dictionary.word_usage_frequency(c)))
     return fixes
 
