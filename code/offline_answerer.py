@@ -29,9 +29,9 @@ import re
 
 from citations import REFUSAL
 from offline_embeddings import embed, reworded_in
-from offline_facts import answer_kind, carries, is_plain_number, numbers_stated, what_is_asked
+from offline_facts import answer_kind, carries, stated_by_value, what_is_asked
 from offline_model import Prompt
-from textutils import anchors, numbers, same_family, spelled_out, split_sentences, terms
+from textutils import anchors, same_family, spelled_out, split_sentences, terms
 
 
 # ------------------------------------------------------------------------ general knowledge
@@ -175,8 +175,8 @@ def unmatched_anchors(question: str, context: str) -> set[str]:
     """The question's names and numbers the context lacks: then it is about something else. A
     name in letters may be said in other words ("CPU" for "processor"), a number by its value ("0"
     as "0.0"); one with digits and letters must be there as it is ("R800" is no "R300")."""
-    missing = {a for a in anchors(question) - set(terms(context))
-               if not (is_plain_number(a) and set(numbers(a)) <= numbers_stated(context))}
+    missing = anchors(question) - set(terms(context))
+    missing -= stated_by_value(missing, context)
     spelled = {a for a in missing if a.isalpha()}
     return missing - reworded_in(sorted(spelled), context)
 

@@ -70,13 +70,11 @@ _DEFINES = re.compile(r"(?:\S+ ){0,2}?(is|are|means|stands for|refers to|denotes
 _PLAIN_NUMBER = r"\d[\d.,]*%?(?:x\d[\d.,]*)*"
 
 
-def is_plain_number(word: str) -> bool:
-    return bool(re.fullmatch(_PLAIN_NUMBER, word))
-
-
-def numbers_stated(text: str) -> set[str]:
-    """The values of the text's plain numbers: "0.0" states 0, "2000x2000" 2000, "3b" nothing."""
-    return {value for number in re.findall(rf"(?<![\w.,]){_PLAIN_NUMBER}(?!\w)", text) for value in numbers(number)}
+def stated_by_value(words: set[str], text: str) -> set[str]:
+    """Those of the words that are plain numbers whose values the text's plain numbers state:
+    "0" in "radius 0.0", "2000" in "2000x2000", but no "3" in "3b"."""
+    stated = {value for number in re.findall(rf"(?<![\w.,]){_PLAIN_NUMBER}(?!\w)", text) for value in numbers(number)}
+    return {w for w in words if re.fullmatch(_PLAIN_NUMBER, w) and set(numbers(w)) <= stated}
 
 
 def without_condition(question: str) -> str:

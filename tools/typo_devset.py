@@ -43,7 +43,7 @@ def typo(word: str, rng: random.Random) -> str:
     return word[:i] + word[i + 1:]
 
 
-def misspelt(item: dict) -> dict:
+def with_typos(item: dict) -> dict:
     """The question item with its question misspelt (the same typos on every run)."""
     question = item["question"]
     rng = random.Random(hashlib.sha256(question.encode()).hexdigest())
@@ -58,7 +58,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--split", action="append", choices=devset.SPLITS, help="only this half (repeatable)")
     parser.add_argument("--json", metavar="OUT", help="also write {summary, results} to OUT")
     args = parser.parse_args(argv)
-    report = devset.run(get_config(), splits=tuple(args.split or devset.SPLITS), rewrite=misspelt)
+    report = devset.run(get_config(), splits=tuple(args.split or devset.SPLITS), rewrite=with_typos)
     devset.print_devset(report)
     if args.json:
         Path(args.json).write_text(json.dumps(report, indent=1), encoding="utf-8")
