@@ -60,16 +60,16 @@ def misspelt(question: str, vocabulary: dict[str, int]) -> dict[str, str]:
         dictionary = _dictionary()
         if dictionary.known([word]):
             continue
-        near = sorted(dictionary.edit_distance_1(word))
-        held = [c for c in near if (t := terms(c)) and set(t) <= vocabulary.keys()]
-        stop_words = [c for c in dictionary.known(near) if not terms(c)]
+        near = {c: set(terms(c)) for c in sorted(dictionary.edit_distance_1(word))}
+        held = [c for c, t in near.items() if t and t <= vocabulary.keys()]
+        stop_words = [c for c in dictionary.known(near) if not near[c]]
         # One slip from a stop word ("whera", "wich"): most likely that word, which searches for
         # nothing; unless a word the documents hold starts with it ("reportd": "report", "reported").
         if any(not any(c.startswith(stop) for c in held) for stop in stop_words):
             continue
         if held:
             fixes[word] = max(held, key=lambda c: (bool(dictionary.known([c])),
-                                                    min(vocabulary[t] for t in terms(c)),
+                                                    min(vocabulary[t] for t in near[c]),
                                                     dictionary.word_usage_frequency(c)))
     return fixes
 
