@@ -8,6 +8,8 @@ in Q4 (revenue)?"). The completed search is kept only when its best chunk scores
 than the question's own (FOLLOW_UP_MARGIN); a question that stands on its own is searched as
 it is. Only the last question is ever carried, so the search never snowballs. The search holds
 the borrowed words' stems; --chat shows them as the last question wrote them (`borrowed`).
+Typos are mended first (spelling.py): the decision and the next turn's borrowing see the words
+as read.
 
 Commands: /reset forgets the conversation, /sources shows the last answer's citations,
 /help lists the commands; an empty line or Ctrl-D ends the session, Ctrl-C cancels a question.
@@ -26,6 +28,7 @@ from citations import citation_line
 from cli import as_text, printable, uninterrupted, write_file
 from config import Config, RAGError
 from retriever import retrieve
+from spelling import document_words, misspelt, respelled
 from textutils import anchors, terms
 
 # How much higher (cosine) the completed search's best chunk must score than the question's
@@ -89,8 +92,10 @@ def respond(documents, question: str, last: Turn | None, cfg: Config, ask):
     """One turn of a conversation: search (the question, or it completed from the last turn),
     answer with `ask` (rag.ask); returns the result and the turn the next question may lean on.
     The --chat loop and evaluate.py --dialogues both go through here."""
-    result = ask(documents, question, cfg, search_text(documents, question, last, cfg))
-    return result, Turn(question, result.answer.text)
+    # Respelled first: a typo is no word missing from the question, nor one for the next to borrow.
+    plain = respelled(question, misspelt(question, document_words([d.collection for d in documents], cfg)))
+    result = ask(documents, question, cfg, search_text(documents, plain, last, cfg))
+    return result, Turn(plain, result.answer.text)
 
 
 def chat(documents, cfg: Config, ask, save_to: str | None = None, html_to: str | None = None) -> None:
@@ -143,7 +148,7 @@ def _turn(documents, question: str, cfg: Config, ask, state: dict) -> None:
         return
     record = output.to_json(result, cfg)
     if result.completed():
-        record["borrowed"] = borrowed(question, state["last"])
+        record["borrowed"] = borrowed(turn.question, state["last"])
         print(f'(searched for: {question}, with "{" ".join(record["borrowed"])}" from the last question)')
     output.print_text(result, cfg)
     state.update(last=turn, result=result, history=[*state["history"], record])

@@ -215,8 +215,8 @@ def answer(prompt: Prompt) -> str:
     before = best - 1  # "This book is often called ...": the sentence before says which book
     picked = [before, best] if best and units[before][0] == units[best][0] and not units[before][2] \
         and not units[best][2] and _REFERS_BACK.match(units[best][1]) else [best]
-    return " ".join(re.sub(r"\s*([.!?])?$", lambda end: f" [{units[i][0]}]{end.group(1) or '.'}", units[i][1], count=1)
-                    if prompt.cites else units[i][1] for i in picked)  # "4.2M [c0]." reads better than "4.2M. [c0]"
+    return " ".join(re.sub(r"\s*((?<!\.\.)[.!?])?$", lambda end: f" [{units[i][0]}]{end.group(1) or '.'}", units[i][1], count=1)
+                    if prompt.cites else units[i][1] for i in picked)  # "4.2M [c0]." reads better than "4.2M. [c0]"; "..." stays
 
 
 def relevant_sentences(prompt: Prompt) -> str:

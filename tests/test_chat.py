@@ -131,6 +131,19 @@ def test_a_misspelt_question_in_chat_is_read_respelled_not_taken_for_a_follow_up
     assert "21%" in out and "4.2M" in out, f"expected both questions answered:\n{out}"
 
 
+def test_a_follow_up_borrows_the_last_questions_words_as_read_not_as_typed(monkeypatch, capsys):
+    """The last question's typos ("opeerating magin") are mended before a follow-up borrows its
+    words; borrowed as typed, they found nothing and "compare with a year earlier" was searched
+    alone, which quotes the customer count."""
+    monkeypatch.setattr("sys.stdin", io.StringIO("What was the opeerating magin in Q3?\n"
+                                                 "How does that compare with a year earlier?\n\n"))
+    code, out, err = cli(["--chat"], capsys)
+    assert code == 0, err
+    assert 'with "operating margin Q3" from the last question' in out, f"expected the mended words borrowed:\n{out}"
+    follow_up = out.split("compare with a year earlier", 1)[1]
+    assert "17%" in follow_up, f"expected the margin sentence (21% against 17% a year earlier) again:\n{follow_up}"
+
+
 def _ctrl_c_as_a_terminal_sends_it():
     # A shell starts background jobs (`pytest &`) with SIGINT ignored, and children inherit that;
     # these tests are about what Ctrl-C does, so the child gets the terminal's default back.

@@ -35,6 +35,13 @@ def test_a_full_stop_set_apart_leaves_one_space_before_the_citation():
     assert reply == "Both inputs have an input impedance of 10M Ω [c0].", f"expected one space before [c0]; got {reply!r}"
 
 
+def test_a_sentence_ending_in_an_ellipsis_keeps_its_three_dots():
+    """The full stop moves after the citation, but the last dot of an ellipsis is no full stop (a
+    tester's answer read "allowable.. [c45].")."""
+    reply = ask("Which values are allowed?", context="[c0] The allowed values are 1, 2, 4 and so on...")
+    assert reply == "The allowed values are 1, 2, 4 and so on... [c0].", f"expected the ellipsis whole before [c0]; got {reply!r}"
+
+
 def test_what_is_asked_comes_after_the_wh_word_not_from_the_clause_that_sets_conditions():
     """A fifth outside tester's question: its rarest key term ("disks") came from the conditions,
     and the sentence about disk striping was quoted instead of the expected throughput."""
