@@ -234,8 +234,9 @@ def supports(span: str, claim: str, lenient: bool = False) -> bool:
         return sum(same_family(w, stated) for w in words) / max(len(words), 1)
     if lenient:
         return covered(said) >= PARAPHRASE_COVERAGE  # on the context's topic, whatever it adds
+    # (a phrase holding a number is tied to the span by it: bound() found it stated there)
     if any(covered(words) < MIN_PHRASE_COVERAGE for part in phrases_of(claim, whole=True)
-           if len(words := content_of(part)) >= MIN_PHRASE_WORDS):
+           if len(words := content_of(part)) >= MIN_PHRASE_WORDS and not numbers(part)):
         return False  # a phrase the span does not state: an added cause, condition or fact
     coverage = covered(said)  # the embeddings only when needed: they are the slow part
     return coverage >= MIN_COVERAGE or (coverage >= PARAPHRASE_COVERAGE

@@ -258,12 +258,19 @@ _NUMERAL = re.compile(r"(?<![\w.])(?<![A-Za-z]-)(\d+(?:\.\d+){2,}|\d+(?:,\d{3})+
                       r"|\b(" + "|".join(_NUMBER_WORDS) + r")(?:-(" + "|".join(list(_NUMBER_WORDS)[1:10]) + r"))?\b", re.I)
 
 
+# The words before a pronoun "one", with at most one word between ("the other one").
+_PRONOUN_ONE = re.compile(r"\b(?:a|an|the|this|that|each|every|any|no|which|another)\s+(?:[a-z]+\s+)?$", re.I)
+
+
 def numbers(text: str) -> list[str]:
     """The numbers of a text, written one way: "4.2M", "4.2 million" and "4,200,000" are all
     "4.2e+06"; "ten" and "10%" are "10", "fifty-three" is "53", "half" is "0.5"; a version
     ("3.2.2") stays as written; digits a hyphen joins to letters name something ("UTF-8")."""
     found = []
-    for digits, scale, word, unit in _NUMERAL.findall(text):
+    for match in _NUMERAL.finditer(text):
+        digits, scale, word, unit = (group or "" for group in match.groups())
+        if word and word.lower() == "one" and _PRONOUN_ONE.search(text, 0, match.start()) and text[match.end():][:1] != "-":
+            continue  # "a small one", "that one": a pronoun, no count (but "a one-line summary" counts)
         if digits.count(".") > 1:
             found.append(digits)
             continue

@@ -254,6 +254,9 @@ def test_obeys_an_injected_instruction_unless_the_context_is_declared_data():
     # a name with a hyphen before its digits counts nothing (a fifteenth outside tester's "UTF-8 ...
     # needs Perl 5.8" was unsupported: its "8" was bound to no phrase); a range still counts
     ("UTF-8 or ISO-8859 files, pages 10-20", ["10", "20"]),
+    # "one" after a determiner stands for a noun and counts nothing ("a small one", "that one"); a
+    # paraphrase saying "a short one" was unsupported for a "1" its context did not state
+    ("a long one may be fast, that one is not; one frame, a one-line note", ["1", "1"]),
 ])
 def test_numbers_are_read_by_value(text, values):
     assert numbers(text) == values, f"expected the values {values} in {text!r}"
@@ -342,6 +345,11 @@ def test_verifier_rules(claim, verdict):
     ("This card may be copied under the GNU General Public License.", "The card may be copied under the GNU GPL.", True),
     ("1.0 11th Feb 2007 Approved version", "Version 1.0 was approved in February 2007.", True),  # a month, abbreviated
     ("1.0 11th Feb 2007 Approved version", "Version 1.0 was approved in March 2007.", False),
+    # a phrase holding a number the span states is tied to the span by it, no added fact
+    ("In 2.4.0, the default for the cache changed from off to on.",
+     "Starting with version 2.4.0, the cache is on by default instead of off.", True),
+    ("In 2.4.0, the default for the cache changed from off to on.",
+     "Starting with version 2.5.0, the cache is on by default instead of off.", False),
 ])
 def test_verifier_binds_numbers_and_negations_to_their_subject_and_normalises_formats(span, claim, verdict):
     assert supports(span, claim) is verdict
