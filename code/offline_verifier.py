@@ -67,8 +67,8 @@ MIN_PHRASE_COVERAGE, MIN_PHRASE_WORDS = 0.3, 2
 # its own words only, so a claim that leaves "without restriction" out does not lose a negation.
 _NEGATED_NOUN = re.compile(r"\b(?:with no|without|no)\s+(?!longer\b)([\w-]+(?:\s+[\w-]+)?)", re.I)
 # The two sides of a direction: a claim with one side's word against a phrase with only the other's.
-_SIDES = [("faster quicker larger bigger greater higher more increase improve up rise rose grew grow gain",
-           "slower smaller lower less fewer decrease reduce worse down fall fell drop decline shrink shrank"),
+_SIDES = [("faster quicker large larger big bigger greater high higher more increase improve up rise rose grew grow gain",
+           "slower small smaller low lower less fewer decrease reduce worse down fall fell drop decline shrink shrank"),
           ("before earlier until prior previously", "after later subsequently"),
           ("lefttoright", "righttoleft"), ("recommend", "avoid against")]
 

@@ -397,6 +397,13 @@ def test_a_verb_of_the_opposite_direction_is_no_support(claim):
         f"expected {claim!r} to contradict 'rose': the claim has the opposite direction")
 
 
+def test_an_adjective_of_the_opposite_size_is_no_support():
+    """Not only comparatives: "small" against "large" is the opposite too."""
+    span = "The estimator works poorly if the number of groups is large compared to the group size."
+    assert not supports(span, "The estimator works poorly if the number of groups is small compared to the group size.")
+    assert supports(span, "The estimator works poorly when there are many groups, large compared to the group size.")
+
+
 def test_a_word_said_plainly_is_not_negated_by_a_negated_noun_beside_it():
     """A quote of a release history ("Changed the identifiers ... (no other changes)") was
     judged unsupported by its own passage: "no other changes" read as negating "changed"."""
