@@ -17,11 +17,12 @@ offline_claims.py) and answers "Yes" when one context sentence, or two neighbour
   LISTEN directive" and "do not specify a LISTEN directive", and a negation and a word negative
   by its meaning: "will not join" and "refuses to join", "is no longer supported" and "has
   been removed", "does not need a lot of" and "needs little"), or holds a direction word where
-  that phrase has the opposite (faster/slower, rose/fell, before/after, "more accurate"/"less
-  accurate"), or a word its prefix negates ("disabled" for "enabled", "unchecked" for
+  that phrase has the opposite (faster/slower, large/small, rose/fell, before/after, "more
+  accurate"/"less accurate"), or a word its prefix negates ("disabled" for "enabled", "unchecked" for
   "checks"); nor does the claim run a range the other way ("from the shortest to the longest");
-* its content is covered: each of its phrases of two content words or more has some of them in
-  the context (an added cause such as "because the servers are overloaded" has none), and most
+* its content is covered: each of its phrases of two content words or more and no number has
+  some of them in the context (an added cause such as "because the servers are overloaded" has
+  none; a number the context states ties its phrase to it: "Starting with version 3.6.0"), and most
   of its words are there, or (a paraphrase) enough of them are and its embedding is close to the
   context's; a word the context says in other words counts as there ("started" for "began", by
   WordLlama's word vectors);

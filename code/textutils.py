@@ -150,7 +150,6 @@ def split_sentences(text: str) -> list[str]:
     return [" ".join(text[s:e].split()) for s, e in sentence_spans(text)]
 
 
-
 # ------------------------------------------------------------------------- content words
 
 STOPWORDS = set("""a an the and or but if then than of to in on at by for with from into onto over
@@ -257,15 +256,13 @@ _SCALE = {"k": 1e3, "thousand": 1e3, "m": 1e6, "mn": 1e6, "million": 1e6, "bn": 
 _NUMERAL = re.compile(r"(?<![\w.])(?<![A-Za-z]-)(\d+(?:\.\d+){2,}|\d+(?:,\d{3})+(?!\d)|\d*\.?\d+)(?:\s?(k|mn?|bn|thousand|million|billion)\b)?"
                       r"|\b(" + "|".join(_NUMBER_WORDS) + r")(?:-(" + "|".join(list(_NUMBER_WORDS)[1:10]) + r"))?\b", re.I)
 
-
-# The words before a pronoun "one", with at most one word between ("the other one").
-_PRONOUN_ONE = re.compile(r"\b(?:a|an|the|this|that|each|every|any|no|which|another)\s+(?:[a-z]+\s+)?$", re.I)
+_PRONOUN_ONE = re.compile(r"\b(?:a|an|the|this|that|each|every|any|no|which|another)\s+(?:[a-z]+\s+)?$", re.I)  # "... one"
 
 
 def numbers(text: str) -> list[str]:
     """The numbers of a text, written one way: "4.2M", "4.2 million" and "4,200,000" are all
     "4.2e+06"; "ten" and "10%" are "10", "fifty-three" is "53", "half" is "0.5"; a version
-    ("3.2.2") stays as written; digits a hyphen joins to letters name something ("UTF-8")."""
+    ("3.2.2") stays as written; "UTF-8" names something; "one" in "a small one" stands for a noun."""
     found = []
     for match in _NUMERAL.finditer(text):
         digits, scale, word, unit = (group or "" for group in match.groups())
@@ -288,12 +285,6 @@ def spelled_out(text: str, context: str) -> str:
             rf"\s+(?:(?:and|&|of)\s+)?[{c}{c.lower()}][a-z]+" for c in letters[1:]) + r"\b", context)
         text = re.sub(rf"\b{re.escape(acronym)}\b", words.group(0), text) if words else text
     return text
-
-
-def has_negation(text: str) -> bool:
-    lowered = text.lower().replace("\u2019", "'")
-    return bool(set(re.findall(r"[a-z']+", lowered)) & NEGATIONS) or "n't" in lowered
-
 
 
 def main(argv: list[str] | None = None) -> None:
