@@ -35,7 +35,7 @@ import devset
 from cli import ArgumentParser, add_pipeline_flags, config_from_args, output_files, printable, run_cli, write_file
 from config import FLAGS, Config, RAGError
 from pdf_loader import SAMPLE_PDF
-from scoring import SAMPLE_QUESTIONS, SUMMARY_ROWS, evaluate, fmt, load_questions
+from scoring import LOW_RECALL, SAMPLE_QUESTIONS, SUMMARY_ROWS, doubtful, evaluate, fmt, load_questions
 
 SWEEP_CHUNK_SIZES = (60, 120, 240)
 
@@ -59,12 +59,10 @@ def sweep(questions: list[dict], pdfs, cfg: Config, report: dict, progress: bool
 
 def print_report(report: dict) -> None:
     s = report["summary"]
-    # rec: the share of the reference answer's words the answer holds; an answer with a low
-    # one is "ans" all the same (the words may be paraphrased), so it is worth reading.
     print(f"{'#':>2}  {'ok':<4} {'rec':>4} {'hit':>3} {'F':>4} {'CR':>4} {'s':>5}  question -> answer")
     for n, r in enumerate(report["results"], start=1):
         if r["answerable"]:
-            ok = "ans" if not r["refused"] else "REF!"
+            ok = "REF!" if r["refused"] else "ans?" if doubtful(r) else "ans"
         else:
             ok = "ref" if r["refused"] else "ANS!"  # an unanswerable question answered
         hit = "-" if not r["answerable"] else (str(r["hit_rank"]) if r["hit_rank"] else "x")
@@ -72,7 +70,8 @@ def print_report(report: dict) -> None:
         answer = " ".join(r["answer"].split())
         print(f"{n:>2}  {ok:<4} {recall:>4} {hit:>3} {r['faithfulness']:>4.2f} {r['context_relevance']:>4.2f} "
               f"{r['latency_s']:>5.2f}  {r['question'][:48]} -> {answer[:60]}")
-    print("ok: ans answered, ref refused; REF! an answerable question refused, ANS! an unanswerable one answered."
+    print("ok: ans answered, ref refused; REF! an answerable question refused, ANS! an unanswerable one answered;"
+          f"\n    ans? answered with under {LOW_RECALL:.0%} of the reference answer's words: read it (a paraphrase can be right)."
           "\nrec: answer-token recall; hit: rank of the first chunk holding the evidence (x: none); F: faithfulness;"
           "\nCR: context relevance; s: seconds.")
     print(f"\n{s['questions']} questions ({s['answerable']} answerable, {s['unanswerable']} not) | "
@@ -174,9 +173,10 @@ def main(argv: list[str] | None = None) -> None:
     report = evaluate(questions, pdfs, cfg, progress=progress)
     extra = sweep(questions, pdfs, cfg, report, progress) if args.sweep else None
     if args.html:  # written before anything is printed, as --json is
+        import evaluation_page
         import html_report
 
-        html_report.write_html(args.html, html_report.render_evaluation(report, extra, SUMMARY_ROWS), keep)
+        html_report.write_html(args.html, evaluation_page.render_evaluation(report, extra, SUMMARY_ROWS), keep)
         print(printable(f"wrote the HTML report to {args.html}"), file=sys.stderr)
     write_or_print({**report, "sweep": extra} if extra else report, args.json,
                    lambda r: (print_report(r), extra and print_sweep(extra)))

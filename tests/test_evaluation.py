@@ -284,3 +284,23 @@ def test_the_table_shows_answer_recall_and_a_dash_without_a_reference(tmp_path, 
     evaluate.main(["--pdf", str(SAMPLE_PDF), "--questions", str(questions)])
     rows = [line.split() for line in capsys.readouterr().out.splitlines()[1:3]]
     assert rows[0][1:3] == ["ans", "1.00"] and rows[1][1:3] == ["ans", "-"], f"expected rec 1.00 and '-': {rows}"
+
+
+def test_an_answer_far_from_its_reference_is_flagged_in_the_table_and_on_the_page(tmp_path, capsys):
+    """A 26th outside tester's evaluation page said "23 of 124 fail" and showed some 45 wrong
+    answers as passed: only refusals, misses and answered unanswerables failed. An answer holding
+    under half of the reference answer's words is now "ans?" in the table and "read it" on the page."""
+    import evaluate
+
+    questions = tmp_path / "q.jsonl"
+    questions.write_text('{"question": "What was Q3 revenue?", "answer": "zebra quantum lighthouse", '
+                         '"evidence": "Q3 revenue was 4.2M"}\n'
+                         '{"question": "What was Q3 revenue?", "answer": "4.2M EUR", "evidence": "Q3 revenue was 4.2M"}\n',
+                         encoding="utf-8")
+    page = tmp_path / "eval.html"
+    evaluate.main(["--pdf", str(SAMPLE_PDF), "--questions", str(questions), "--html", str(page)])
+    rows = [line.split() for line in capsys.readouterr().out.splitlines()[1:3]]
+    assert [r[1] for r in rows] == ["ans?", "ans"], f"expected the far answer flagged, the close one not: {rows}"
+    text = page.read_text(encoding="utf-8")
+    assert "0 of 2 fail; 1 more are answered with under 50% of the reference answer" in text, "expected the count"
+    assert text.count("? read it") == 1 and "holds 0% of the reference answer's words" in text, "expected the row flagged"
