@@ -10,7 +10,9 @@ vocabulary, read from their BM25 indexes (as stems, the form BM25 searches).
 Never changed: a word the dictionary knows, a capitalised word or one with digits or a hyphen
 (a name or a code typed on purpose: "R800" is no "R300"), a stop word or a word one slip from
 one (it searches for nothing), and a word with no neighbour in the documents (a question about
-what they never mention should still find nothing).
+what they never mention should still find nothing). A neighbour outside the dictionary counts
+only where the stemmer cut its ending to make the documents' form, so a word no document writes
+("estimatour", indexed as "estimator") is never read in.
 
 What it CANNOT do: mend a typo that makes another real word ("three" for "there"), two typos in
 one word, or a misspelt name.
@@ -61,7 +63,11 @@ def misspelt(question: str, vocabulary: dict[str, int]) -> dict[str, str]:
         if dictionary.known([word]):
             continue
         near = {c: set(terms(c)) for c in sorted(dictionary.edit_distance_1(word))}
-        held = [c for c, t in near.items() if t and t <= vocabulary.keys()]
+        # A word outside the dictionary only when the stemmer just cut its ending ("mathds" -> "mathd",
+        # "newseries" -> "newsery"): "estimatour" is indexed as "estimator" (read as a British
+        # spelling), yet no document writes it.
+        held = [c for c, t in near.items() if t and t <= vocabulary.keys() and (dictionary.known([c]) or len(t) == 1
+                and (c.startswith(stem := min(t)) or stem.endswith("y") and c.startswith(stem[:-1] + "ies")))]
         stop_words = [c for c in dictionary.known(near) if not near[c]]
         # One slip from a stop word ("whera", "wich"): most likely that word, which searches for
         # nothing; unless a word the documents hold starts with it ("reportd": "report", "reported").

@@ -62,5 +62,9 @@ def test_words_that_may_be_meant_are_never_changed():
         "How often is the zqxwvk sent?": "no neighbour in the documents",
         "How oftn is it sent?": "a word whose only neighbours the documents lack",
     }
+    # a word of another language, one slip from a non-word whose index form is a document word's
+    # ("estimatour" is indexed as "estimator", read as a British spelling): a 26th outside tester's
+    cases["Quel est l'estimateur par défaut ?"] = "one slip from a form no document writes"
+    words = {**words, **vocabulary("The default estimator is HC3.")}
     for question, why in cases.items():
         assert misspelt(question, words) == {}, f"{why}: expected no change to {question!r}, got {misspelt(question, words)}"
