@@ -139,6 +139,7 @@ def _turn(documents, question: str, cfg: Config, ask, state: dict) -> None:
     import output
 
     if question.startswith("/"):
+        state["reset"] = state.get("reset") or question == "/reset" and bool(state["history"])
         state["last"] = _command(question, state["last"], state["result"])
         return
     try:
@@ -150,6 +151,8 @@ def _turn(documents, question: str, cfg: Config, ask, state: dict) -> None:
     if result.completed():
         record["borrowed"] = borrowed(turn.question, state["last"])
         print(f'(searched for: {question}, with "{" ".join(record["borrowed"])}" from the last question)')
+    if state.pop("reset", False):
+        record["after_reset"] = True  # a reader of the transcript sees why nothing was borrowed
     output.print_text(result, cfg)
     state.update(last=turn, result=result, history=[*state["history"], record])
 

@@ -196,9 +196,11 @@ def render(data: dict) -> str:
 
 
 def lean_html(data: dict) -> str:
-    """What a follow-up borrowed, in the last question's words (the search itself holds stems)."""
-    words = data.get("borrowed")
-    return f'<p>Searched with &ldquo;{esc(" ".join(words))}&rdquo; from the last question.</p>' if words else ""
+    """What a follow-up borrowed, in the last question's words (the search itself holds stems),
+    or that /reset came before it."""
+    words, reset = data.get("borrowed"), "<p>Asked after /reset: the earlier turns were forgotten.</p>"
+    return (reset if data.get("after_reset") else "") + (
+        f'<p>Searched with &ldquo;{esc(" ".join(words))}&rdquo; from the last question.</p>' if words else "")
 
 
 def render_conversation(turns: list[dict]) -> str:

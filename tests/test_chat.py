@@ -108,9 +108,12 @@ def test_chat_commands_reset_sources_help_and_save_chat(monkeypatch, capsys, tmp
                                               "and a year earlier?"]
     assert [t["search"] for t in saved][1:] == ["and a year earlier (customer larkspur)?", "and a year earlier?"]
     assert [t.get("borrowed") for t in saved] == [None, ["customers", "Larkspur"], None], "the words shown are kept"
+    # a reader of the transcript sees why the third turn borrowed nothing (a 26th outside tester)
+    assert [t.get("after_reset") for t in saved] == [None, None, True], "expected the turn after /reset marked"
     page = (tmp_path / "chat.html").read_text(encoding="utf-8")
     lean = "Searched with &ldquo;customers Larkspur&rdquo; from the last question."
     assert page.count(lean) == 1, f"expected the conversation page to say, once, {lean!r}"
+    assert page.count("Asked after /reset") == 1, "expected the page to say which turn came after /reset"
 
 
 def test_sources_after_a_refusal_says_the_last_answer_cited_nothing(monkeypatch, capsys):
