@@ -75,9 +75,13 @@ def print_text(result, cfg: Config, show_context: bool = False, refusal_hint: st
     """The answer as a reader wants it; `refusal_hint`, said under a refusal the model made (not
     the gate), is what the user can do next."""
     data = to_json(result, cfg)
-    for document in data["documents"]:
+    reused = [d for d in data["documents"] if d["index"] == "reused"]
+    for document in [d for d in data["documents"] if d["index"] != "reused" or len(reused) == 1]:
         say(f"index {document['index']}: {document['source']} ({document['chunks']} chunks, "
               f"{document['seconds']:.2f} s)", file=sys.stderr)
+    if len(reused) > 1:  # one line, not one per file of a folder, on every question
+        say(f"index reused for {len(reused)} PDFs ({sum(d['chunks'] for d in reused)} chunks, "
+            f"{sum(d['seconds'] for d in reused):.2f} s)", file=sys.stderr)
     say(f"Q: {data['question']}")
     if data["spelling"]:
         say("   (read " + ", ".join(f'"{typed}" as "{read}"' for typed, read in data["spelling"].items()) + ")")

@@ -833,6 +833,22 @@ def test_text_without_spaces_is_warned_about_on_every_use_of_its_index(tmp_path,
         assert ("index built" in err) == (run == "built"), f"expected the index {run}; stderr was {err!r}"
 
 
+def test_a_folder_whose_indexes_are_reused_says_so_in_one_line(tmp_path, capsys):
+    """A 26th outside tester's folder of four PDFs printed four "index reused" lines on every
+    question; a file built anew still has its own line."""
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    for name in ("a", "b", "c"):
+        write_pdf(folder / f"{name}.pdf", [f"Document {name}. The {name} office opened in July with twenty staff."])
+    cli(["When did the office open?", str(folder)], capsys)
+    write_pdf(folder / "d.pdf", ["Document d. The d office opened in May with ten staff."])
+    code, _, err = cli(["When did the office open?", str(folder)], capsys)
+    lines = [line for line in err.splitlines() if line.startswith("index")]
+    assert code == 0 and len(lines) == 2 and lines[0].startswith("index built: d.pdf (") and \
+        lines[1].startswith("index reused for 3 PDFs ("), (
+        f"expected d.pdf's build on its own line and one line for the three reused indexes; stderr was {err!r}")
+
+
 def test_text_without_spaces_is_warned_about_in_the_json_too(tmp_path, capsys):
     """An outside tester read --json's stdout alone and saw answers like "Ifthepreviousupstream
     version" without a word of warning: it went to stderr only."""
