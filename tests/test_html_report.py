@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 from html.parser import HTMLParser
 from pathlib import Path
@@ -314,7 +315,9 @@ def test_evaluation_page_with_sweep(tmp_path, request, capsys):
     assert_sound(page.evaluate(DOM))
     results = page.locator("#questions td[data-label=result]").all_inner_texts()
     assert results[0].startswith("\u2717 failed") and "evidence not retrieved" in results[0]
-    assert all(r.startswith("\u2713 passed") for r in results[1:]), f"failing questions come first: {results}"
+    order = [0 if r.startswith("\u2717 failed") else 1 if r.startswith("? read it") else 2 for r in results]
+    assert order == sorted(order) and order.count(0) == 1, f"failing questions first, then answers to read: {results}"
+    assert all(int(re.search(r"holds (\d+)%", r).group(1)) < 50 for r in results if r.startswith("? read it")), results
     assert page.locator("#charts svg").count() == 3, "score distribution, retrieval modes, chunk-size sweep"
     scores = page.locator("#charts svg").first
     assert scores.locator("circle").count() == 3 and scores.locator("rect").count() == 1, "a mark per question"
