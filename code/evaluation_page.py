@@ -97,8 +97,9 @@ def render_evaluation(report: dict, extra: dict | None = None, rows: list | None
              esc(r.get("hit_rank") or "-"), number(r["best_score"]), number(r.get("answer_recall"), 2),
              number(r["faithfulness"], 2), esc(r["answer"])]
             for n, r in sorted(enumerate(results), key=lambda pair: (not fails[pair[0]], not doubtful(pair[1])))]
+    to_read = sum(not f and doubtful(r) for f, r in zip(fails, results))
     questions = (f"<h2>Questions, failing first</h2><p>{sum(map(bool, fails))} of {len(results)} fail; "
-                 f"{sum(not f and doubtful(r) for f, r in zip(fails, results))} more are answered with under "
+                 f"{to_read} more {'is' if to_read == 1 else 'are'} answered with under "
                  f"{LOW_RECALL:.0%} of the reference answer's words, often the wrong sentence (a paraphrase can be "
                  f"right): read them.</p>" + table(["#", "result", "question", "expected", "hit rank", "best score",
                                                     "answer recall", "faithfulness", "answer"], rows, stack=True))

@@ -302,5 +302,5 @@ def test_an_answer_far_from_its_reference_is_flagged_in_the_table_and_on_the_pag
     rows = [line.split() for line in capsys.readouterr().out.splitlines()[1:3]]
     assert [r[1] for r in rows] == ["ans?", "ans"], f"expected the far answer flagged, the close one not: {rows}"
     text = page.read_text(encoding="utf-8")
-    assert "0 of 2 fail; 1 more are answered with under 50% of the reference answer" in text, "expected the count"
+    assert "0 of 2 fail; 1 more is answered with under 50% of the reference answer" in text, "expected the count"
     assert text.count("? read it") == 1 and "holds 0% of the reference answer's words" in text, "expected the row flagged"
