@@ -71,17 +71,23 @@ def say(*parts, **kwargs) -> None:
     print(*(printable(str(p)) for p in parts), **kwargs)
 
 
+def _print_indexes(documents: list[dict]) -> None:
+    """To stderr, a line per index built, and one for those reused (not one per file of a folder,
+    on every question), or the one reused."""
+    reused = [d for d in documents if d["index"] == "reused"]
+    for document in [d for d in documents if d["index"] != "reused" or len(reused) == 1]:
+        say(f"index {document['index']}: {document['source']} ({document['chunks']} chunks, "
+            f"{document['seconds']:.2f} s)", file=sys.stderr)
+    if len(reused) > 1:
+        say(f"index reused for {len(reused)} PDFs ({sum(d['chunks'] for d in reused)} chunks, "
+            f"{sum(d['seconds'] for d in reused):.2f} s)", file=sys.stderr)
+
+
 def print_text(result, cfg: Config, show_context: bool = False, refusal_hint: str = "") -> None:
     """The answer as a reader wants it; `refusal_hint`, said under a refusal the model made (not
     the gate), is what the user can do next."""
     data = to_json(result, cfg)
-    reused = [d for d in data["documents"] if d["index"] == "reused"]
-    for document in [d for d in data["documents"] if d["index"] != "reused" or len(reused) == 1]:
-        say(f"index {document['index']}: {document['source']} ({document['chunks']} chunks, "
-              f"{document['seconds']:.2f} s)", file=sys.stderr)
-    if len(reused) > 1:  # one line, not one per file of a folder, on every question
-        say(f"index reused for {len(reused)} PDFs ({sum(d['chunks'] for d in reused)} chunks, "
-            f"{sum(d['seconds'] for d in reused):.2f} s)", file=sys.stderr)
+    _print_indexes(data["documents"])
     say(f"Q: {data['question']}")
     if data["spelling"]:
         say("   (read " + ", ".join(f'"{typed}" as "{read}"' for typed, read in data["spelling"].items()) + ")")
