@@ -256,7 +256,9 @@ _SCALE = {"k": 1e3, "thousand": 1e3, "m": 1e6, "mn": 1e6, "million": 1e6, "bn": 
 _NUMERAL = re.compile(r"(?<![\w.])(?<![A-Za-z]-)(\d+(?:\.\d+){2,}|\d+(?:,\d{3})+(?!\d)|\d*\.?\d+)(?:\s?(k|mn?|bn|thousand|million|billion)\b)?"
                       r"|\b(" + "|".join(_NUMBER_WORDS) + r")(?:-(" + "|".join(list(_NUMBER_WORDS)[1:10]) + r"))?\b", re.I)
 
-_PRONOUN_ONE = re.compile(r"\b(?:a|an|the|this|that|each|every|any|no|which|another)\s+(?:[a-z]+\s+)?$", re.I)  # "... one"
+# "a small one", "that one": a determiner, then at most a word that is no verb ("This is one" counts)
+_PRONOUN_ONE = re.compile(r"\b(?:a|an|the|this|that|each|every|any|no|which|another)\s+(?:(?!(?:is|was|are|were|be|"
+                          r"been|has|had|have|do|does|did)\b)[a-z]+\s+)?$", re.I)
 
 
 def numbers(text: str) -> list[str]:

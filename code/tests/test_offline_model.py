@@ -256,7 +256,7 @@ def test_obeys_an_injected_instruction_unless_the_context_is_declared_data():
     ("UTF-8 or ISO-8859 files, pages 10-20", ["10", "20"]),
     # "one" after a determiner stands for a noun and counts nothing ("a small one", "that one"); a
     # paraphrase saying "a short one" was unsupported for a "1" its context did not state
-    ("a long one may be fast, that one is not; one frame, a one-line note", ["1", "1"]),
+    ("a long one may be fast, that one is not; one frame, a one-line note; this is one", ["1", "1", "1"]),
 ])
 def test_numbers_are_read_by_value(text, values):
     assert numbers(text) == values, f"expected the values {values} in {text!r}"
