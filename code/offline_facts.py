@@ -85,8 +85,9 @@ def without_condition(question: str) -> str:
 
 def what_is_asked(question: str) -> str:
     """The question from its first wh-word after a condition: "With 200 MB/s disks, what
-    throughput ...?" asks about throughput; the clause before sets conditions."""
-    question = without_condition(question)
+    throughput ...?" asks about throughput; the clause before sets conditions. Words in brackets
+    qualify it ("and who suggested it (vcovhc default)?", a follow-up --chat completed)."""
+    question = re.sub(r"\s*\([^()]*\)", "", without_condition(question))
     wh = _WH.search(question.lower())
     return question[wh.start():] if wh else question
 

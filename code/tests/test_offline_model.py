@@ -54,6 +54,16 @@ def test_what_is_asked_comes_after_the_wh_word_not_from_the_clause_that_sets_con
     assert "107 MB/s" in reply, f"expected the sentence with the expected throughput; got {reply!r}"
 
 
+def test_words_in_brackets_qualify_what_is_asked_and_are_not_it():
+    """--chat completes a follow-up with the last question's words in brackets; a 26th outside
+    tester's "and who suggested it?" after a question about vcovHC's default got the default again."""
+    context = ('[c0] A type argument can be set to "HC0", "HC1", "HC2", "HC3" (the default) or "HC4", '
+               "and then vcovHC uses the corresponding estimator.\n"
+               "[c1] The estimators HC1, HC2 and HC3 were suggested by MacKinnon and White to improve small samples.")
+    reply = ask("and who suggested it (default estimator hc use vcovhc)?", context=context)
+    assert reply.startswith("The estimators HC1, HC2 and HC3 were suggested"), f"expected who suggested them; got {reply!r}"
+
+
 def test_a_when_clause_that_sets_a_condition_is_not_what_is_asked():
     """"When an embedded font has no name, which font ...?" asks for a name, not a date (an
     outside tester's question was refused: no sentence held a date)."""
