@@ -89,15 +89,17 @@ def render_evaluation(report: dict, extra: dict | None = None, rows: list | None
                f"k={s['k']}, gate {s['min_relevance']:g}; {s['model']} + {s['embedding_model']}")
     summary = f"<h2>Summary</h2><p>{esc(setting)}</p>" + table(
         ["metric", "value"], [[label.format(k=s["k"]), number(s.get(key))] for key, label in rows or []])
+    doubt = [not f and doubtful(r) for f, r in zip(fails, results)]  # answered far from the reference
+
     def verdict(n: int, r: dict) -> str:
-        if fails[n] or not doubtful(r):
+        if not doubt[n]:
             return tag(not fails[n], "passed", "failed") + " " + esc("; ".join(fails[n]))
         return f'<span class="tag warn">? read it</span> holds {r["answer_recall"]:.0%} of the reference answer\'s words'
     rows = [[str(n + 1), verdict(n, r), esc(r["question"]), "answerable" if r["answerable"] else "unanswerable",
              esc(r.get("hit_rank") or "-"), number(r["best_score"]), number(r.get("answer_recall"), 2),
              number(r["faithfulness"], 2), esc(r["answer"])]
-            for n, r in sorted(enumerate(results), key=lambda pair: (not fails[pair[0]], not doubtful(pair[1])))]
-    to_read = sum(not f and doubtful(r) for f, r in zip(fails, results))
+            for n, r in sorted(enumerate(results), key=lambda pair: (not fails[pair[0]], not doubt[pair[0]]))]
+    to_read = sum(doubt)
     questions = (f"<h2>Questions, failing first</h2><p>{sum(map(bool, fails))} of {len(results)} fail; "
                  f"{to_read} more {'is' if to_read == 1 else 'are'} answered with under "
                  f"{LOW_RECALL:.0%} of the reference answer's words, often the wrong sentence (a paraphrase can be "
